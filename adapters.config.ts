@@ -1,0 +1,15 @@
+import { defineConfig } from './harness/config/define-config.ts';
+
+// What to test. Paths are relative to this file. Point AHP_CONFIG at another file
+// (.ts, .mjs or .json) to test other SDKs or the protocol's own scenario files.
+export default defineConfig({
+  schemas: 'schemas',
+  scenarios: {
+    core: 'fixtures/scenarios.json',
+  },
+  adapters: [{ name: 'reference', cwd: 'adapters/reference' }],
+  transports: ['http', 'stdio'],
+  auth: ['none'],
+  watchdogs: { startupMs: 20_000, runMs: 120_000 },
+  parallelism: 2,
+});

@@ -1,0 +1,49 @@
+// The public configuration surface: what `adapters.config.ts` (or a JSON/MJS file named by
+// AHP_CONFIG) may contain. Other tools write these keys, so they are a stable interface.
+
+export const TRANSPORTS = ['http', 'stdio'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+export const AUTH_MODES = ['none', 'bearer', 'oauth', 'mtls', 'workload'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
+export interface AdapterEntry {
+  /** The name tests use: `<server>→<client> <transport>/<auth> › <id>`. */
+  name: string;
+  /** The SDK checkout; adapter commands run here. Relative to the config file's folder. */
+  cwd: string;
+  /** Defaults to `<cwd>/interop/adapter.json`. Relative to the config file's folder. */
+  adapterFile?: string;
+}
+
+export interface Pairing {
+  server: string;
+  client: string;
+}
+
+export interface Watchdogs {
+  /** Upper bound for an adapter to become ready (readiness file + /health). */
+  startupMs?: number;
+  /** Upper bound for one client run over its selected scenarios. */
+  runMs?: number;
+}
+
+export interface UserConfig {
+  /** Directory of draft JSON Schemas laid out like the canonical `schema/draft`. */
+  schemas?: string;
+  /** Scenario files by suite, e.g. `{ core: 'fixtures/scenarios.json' }`. */
+  scenarios?: Record<string, string>;
+  adapters?: AdapterEntry[];
+  transports?: Transport[];
+  auth?: AuthMode[];
+  /** Restricts the default every-server × every-client matrix. */
+  pairings?: Pairing[];
+  watchdogs?: Watchdogs;
+  /** How many pairings may run at once. */
+  parallelism?: number;
+}
+
+/** Identity helper that gives `adapters.config.ts` type checking and editor completion. */
+export function defineConfig(config: UserConfig): UserConfig {
+  return config;
+}

@@ -1,0 +1,33 @@
+// The contract between the schema loader and everything that validates messages. The oracle takes
+// these as arguments so that it never compiles or loads schemas itself.
+
+export interface SchemaCheck {
+  valid: boolean;
+  /** Human-readable errors, each naming the instance path and the failed keyword. Empty when valid. */
+  errors: string[];
+}
+
+export type Validate = (value: unknown) => SchemaCheck;
+
+/** One validator per canonical entry point, keyed by canonical file name. */
+export interface ProtocolValidators {
+  /** Absolute directory the schemas were loaded from. */
+  readonly schemaDir: string;
+  readonly interceptRequest: Validate; // intercept-request.schema.json
+  readonly interceptResponse: Validate; // intercept-response.schema.json
+  readonly capabilitiesRequest: Validate; // capabilities-request.schema.json
+  readonly capabilitiesResponse: Validate; // capabilities-response.schema.json
+  readonly effect: Validate; // effect.schema.json
+  readonly jsonRpcMessage: Validate; // json-rpc-message.schema.json
+}
+
+export type EntryPoint = Exclude<keyof ProtocolValidators, 'schemaDir'>;
+
+export const ENTRY_POINT_FILES: Record<EntryPoint, string> = {
+  interceptRequest: 'intercept-request.schema.json',
+  interceptResponse: 'intercept-response.schema.json',
+  capabilitiesRequest: 'capabilities-request.schema.json',
+  capabilitiesResponse: 'capabilities-response.schema.json',
+  effect: 'effect.schema.json',
+  jsonRpcMessage: 'json-rpc-message.schema.json',
+};
