@@ -33,7 +33,19 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** A structural copy, so that staged state can never alias a caller's objects. */
+/**
+ * A structural copy, so that staged state can never alias a caller's objects. A direct walk is
+ * several times faster than a JSON round trip, and the oracle copies on every accepted response.
+ */
 export function cloneJson<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = cloneJson((value as Record<string, unknown>)[key]);
+    // JSON.parse makes "__proto__" an own key; plain assignment would set the prototype instead.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
+  return copy as T;
 }

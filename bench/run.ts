@@ -1,0 +1,20 @@
+// `npm run bench`: runs every bench module in turn and prints ratios. Benches never assert; add a
+// module by exporting a `Bench` from bench/<name>.bench.ts and listing it here.
+
+import { oracleBench } from './oracle.bench.ts';
+import { schemaCompileBench } from './schemas.bench.ts';
+import { consoleOutput, sinkValue, type Bench } from './lib/measure.ts';
+
+const BENCHES: Bench[] = [schemaCompileBench, oracleBench];
+
+const only = process.argv.slice(2);
+const selected = only.length === 0 ? BENCHES : BENCHES.filter((bench) => only.includes(bench.name));
+if (selected.length === 0) {
+  console.error(`no bench named ${only.join(', ')}; available: ${BENCHES.map((b) => JSON.stringify(b.name)).join(', ')}`);
+  process.exit(2);
+}
+
+const out = consoleOutput();
+console.log(`ahp-conformance benches — node ${process.version}, ${process.platform}/${process.arch}`);
+for (const bench of selected) await bench.run(out);
+console.log(`\n(sink ${sinkValue()})`);

@@ -1,0 +1,53 @@
+// Schema compile cost: a fresh in-memory ajv compile of a schema directory versus loading the same
+// validators from the cross-process standalone cache (what every worker after the first does).
+
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { projectRoot } from '../harness/config/load-config.ts';
+import { clearValidatorMemo, loadValidators } from '../harness/protocol/load-validators.ts';
+import { formatMeasurement, formatRatio, measureSlow, type Bench, type BenchOutput } from './lib/measure.ts';
+
+/** The protocol's canonical schema directory, when this checkout has one next to it (or AHP_CANONICAL_SCHEMAS names it). */
+export function canonicalSchemaDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const candidates = [env.AHP_CANONICAL_SCHEMAS, path.resolve(projectRoot(), '..', 'shared', 'reference', 'schema')];
+  return candidates.find((dir): dir is string => !!dir && fs.existsSync(path.join(dir, 'intercept-response.schema.json')));
+}
+
+function compileCost(out: BenchOutput, label: string, dir: string): void {
+  const fresh = measureSlow(`${label}: fresh compile (no cache)`, () => {
+    clearValidatorMemo();
+    return loadValidators(dir, { cacheDir: false });
+  }, 3, 1);
+
+  // Make sure the cache module exists, then time loading from it as a fresh process would.
+  clearValidatorMemo();
+  const primed = loadValidators(dir);
+  if (primed.cacheFile === null || !fs.existsSync(primed.cacheFile)) {
+    out.line(formatMeasurement(fresh));
+    out.line(`  ${label}: standalone cache could not be written; no cache comparison`);
+    return;
+  }
+  let origin = '';
+  const cached = measureSlow(`${label}: load from standalone cache`, () => {
+    clearValidatorMemo();
+    const loaded = loadValidators(dir);
+    origin = loaded.origin;
+    return loaded;
+  }, 10, 1);
+  out.line(formatMeasurement(fresh));
+  out.line(formatMeasurement(cached));
+  if (origin !== 'cache') out.line(`  note: the last load reported origin "${origin}", not "cache"`);
+  out.line(formatRatio(`${label} cache vs compile`, cached, fresh));
+}
+
+export const schemaCompileBench: Bench = {
+  name: 'schema compile',
+  run(out) {
+    out.section('Schema compile cost (ajv 2020, all six entry points)');
+    compileCost(out, 'ours', path.join(projectRoot(), 'schemas'));
+    const canonical = canonicalSchemaDir();
+    if (canonical) compileCost(out, 'canonical', canonical);
+    else out.line('  canonical schema directory not found (set AHP_CANONICAL_SCHEMAS); skipped');
+  },
+};

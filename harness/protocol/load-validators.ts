@@ -1,0 +1,541 @@
+// Loads a directory of draft JSON Schemas (ours in `schemas/`, or the protocol's canonical directory)
+// and exposes one validator per entry point (see validator-types.ts).
+//
+// Compiling the canonical set takes over a second and many processes load validators (vitest workers,
+// adapter processes), so compiled validators are cached across processes as ajv "standalone" CommonJS
+// code under node_modules/.cache/ahp-conformance/validators/<key>.cjs. The key hashes every *.json
+// file name and content in the directory plus the ajv and ajv-formats versions, so a changed schema
+// can never be served from a stale cache. The cache file also records its own key and a digest of its
+// code, both checked before it is loaded.
+
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import Ajv2020Module from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import standaloneModule from 'ajv/dist/standalone/index.js';
+import addFormatsModule from 'ajv-formats';
+
+import {
+  ENTRY_POINT_FILES,
+  type EntryPoint,
+  type ProtocolValidators,
+  type SchemaCheck,
+  type Validate,
+} from './validator-types.ts';
+
+const Ajv2020 = Ajv2020Module.default;
+const standaloneCode = standaloneModule.default;
+const addFormats = addFormatsModule.default;
+
+/** Bumped whenever the shape of the generated cache module changes. */
+const CACHE_FORMAT = 'ahp-conformance-validators/1';
+const MAX_ERRORS = 20;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Cache modules unused for this long are removed when a new one is written. */
+const CACHE_RETENTION_MS = 14 * DAY_MS;
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DEFAULT_VALIDATOR_CACHE_DIR = path.join(
+  PROJECT_ROOT,
+  'node_modules',
+  '.cache',
+  'ahp-conformance',
+  'validators',
+);
+
+const projectRequire = createRequire(path.join(PROJECT_ROOT, 'package.json'));
+
+/** A schema directory that cannot be turned into validators; the message names the file and the fact. */
+export class SchemaLoadError extends Error {
+  override readonly name = 'SchemaLoadError';
+  constructor(
+    message: string,
+    /** Absolute path of the file (or directory) at fault. */
+    readonly file: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface LoadedValidators extends ProtocolValidators {
+  /** `cache`: loaded from a standalone cache module; `compiled`: compiled by ajv in this process. */
+  readonly origin: 'cache' | 'compiled';
+  /** Hash of the directory's schema files and the validator toolchain versions. */
+  readonly cacheKey: string;
+  /** The cache module for this key, or null when caching is disabled. */
+  readonly cacheFile: string | null;
+}
+
+export interface LoadValidatorOptions {
+  /** Where standalone cache modules live; `false` disables the cross-process cache. */
+  cacheDir?: string | false;
+}
+
+const memo = new Map<string, LoadedValidators>();
+
+/** Forget validators memoised in this process (tests use it to simulate a fresh process). */
+export function clearValidatorMemo(): void {
+  memo.clear();
+}
+
+/**
+ * Validators for the six entry points of the schema directory. Synchronous; memoised per absolute
+ * directory (and cache directory) within the process.
+ */
+export function loadValidators(schemaDir: string, options: LoadValidatorOptions = {}): LoadedValidators {
+  const dir = path.resolve(schemaDir);
+  const cacheDir = options.cacheDir === undefined ? DEFAULT_VALIDATOR_CACHE_DIR : options.cacheDir;
+  const memoKey = `${dir}\0${cacheDir === false ? '' : path.resolve(cacheDir)}`;
+  const known = memo.get(memoKey);
+  if (known) return known;
+  const loaded = load(dir, cacheDir === false ? null : path.resolve(cacheDir));
+  memo.set(memoKey, loaded);
+  return loaded;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading the directory
+
+interface SchemaFile {
+  name: string;
+  file: string;
+  id: string;
+  schema: Record<string, unknown>;
+}
+
+interface DirectoryContents {
+  schemas: SchemaFile[];
+  cacheKey: string;
+}
+
+function readDirectory(dir: string): DirectoryContents {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    throw new SchemaLoadError(`Schema directory ${dir} does not exist.`, dir);
+  }
+  if (!stat.isDirectory()) throw new SchemaLoadError(`Schema directory ${dir} is not a directory.`, dir);
+
+  const names = fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
+  const hash = createHash('sha256');
+  hash.update(`${CACHE_FORMAT}\0ajv@${packageVersion('ajv')}\0ajv-formats@${packageVersion('ajv-formats')}\0`);
+  const schemas: SchemaFile[] = [];
+  const fileById = new Map<string, string>();
+
+  for (const name of names) {
+    const file = path.join(dir, name);
+    if (!fs.statSync(file).isFile()) continue;
+    const text = fs.readFileSync(file, 'utf8');
+    hash.update(`${name}\0${text.length}\0${text}\0`);
+    let value: unknown;
+    try {
+      value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    } catch (error) {
+      const where = locateJsonError(text);
+      const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new SchemaLoadError(
+        `Schema file ${file} is not valid JSON: syntax error at line ${where.line}, column ${where.column} ` +
+          `(offset ${where.offset}): ${detail}`,
+        file,
+      );
+    }
+    // Only JSON Schemas take part (the canonical directory also holds e.g. manifest.json).
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    const id = (value as Record<string, unknown>)['$id'];
+    if (typeof id !== 'string') continue;
+    const previous = fileById.get(id);
+    if (previous !== undefined) {
+      throw new SchemaLoadError(`Schema files ${previous} and ${file} both declare $id ${id}.`, file);
+    }
+    fileById.set(id, file);
+    schemas.push({ name, file, id, schema: value as Record<string, unknown> });
+  }
+
+  for (const [entry, fileName] of Object.entries(ENTRY_POINT_FILES)) {
+    if (!schemas.some((s) => s.name === fileName)) {
+      throw new SchemaLoadError(
+        `Schema directory ${dir} has no entry point ${fileName} (a JSON Schema with an $id, needed for ${entry}).`,
+        path.join(dir, fileName),
+      );
+    }
+  }
+  return { schemas, cacheKey: hash.digest('hex').slice(0, 32) };
+}
+
+function packageVersion(name: string): string {
+  const manifest = projectRequire(`${name}/package.json`) as { version?: unknown };
+  return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Loading: cache first, otherwise compile (and refresh the cache)
+
+type CompiledFunction = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+function load(dir: string, cacheDir: string | null): LoadedValidators {
+  const contents = readDirectory(dir);
+  const cacheFile = cacheDir === null ? null : path.join(cacheDir, `${contents.cacheKey}.cjs`);
+
+  if (cacheFile !== null) {
+    const cached = readCacheModule(cacheFile, contents.cacheKey);
+    if (cached) return assemble(dir, cached, 'cache', contents.cacheKey, cacheFile);
+  }
+
+  const ajv = createAjv();
+  for (const entry of contents.schemas) {
+    try {
+      ajv.addSchema(entry.schema);
+    } catch (error) {
+      throw new SchemaLoadError(
+        `Schema file ${entry.file} ($id ${entry.id}) is not a valid JSON Schema: ${messageOf(error)}`,
+        entry.file,
+      );
+    }
+  }
+  const functions = {} as Record<EntryPoint, CompiledFunction>;
+  const exportIds: Record<string, string> = {};
+  for (const [entry, fileName] of Object.entries(ENTRY_POINT_FILES) as Array<[EntryPoint, string]>) {
+    const schema = contents.schemas.find((s) => s.name === fileName);
+    if (!schema) throw new Error(`unreachable: entry point ${fileName} checked by readDirectory`);
+    let compiled: CompiledFunction | undefined;
+    try {
+      compiled = ajv.getSchema(schema.id) as CompiledFunction | undefined;
+    } catch (error) {
+      throw new SchemaLoadError(compileFailure(schema, contents.schemas, error), culpritFile(schema, contents.schemas, error));
+    }
+    if (!compiled) {
+      throw new SchemaLoadError(`Schema file ${schema.file} ($id ${schema.id}) could not be compiled.`, schema.file);
+    }
+    functions[entry] = compiled;
+    exportIds[entry] = schema.id;
+  }
+
+  if (cacheFile !== null) writeCacheModule(cacheFile, contents.cacheKey, () => standaloneCode(ajv, exportIds));
+  return assemble(dir, functions, 'compiled', contents.cacheKey, cacheFile);
+}
+
+function createAjv(): InstanceType<typeof Ajv2020> {
+  // strict: false because canonical schemas carry annotations such as x-requirements.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, code: { source: true } });
+  addFormats(ajv);
+  return ajv;
+}
+
+function compileFailure(entry: SchemaFile, all: SchemaFile[], error: unknown): string {
+  const message = messageOf(error);
+  const culprit = culpritFile(entry, all, error);
+  const via = culprit === entry.file ? '' : ` (the failing schema is ${culprit})`;
+  return `Schema file ${entry.file} ($id ${entry.id}) failed to compile${via}: ${message}`;
+}
+
+/**
+ * The file at fault when compiling `entry` failed: the schema whose $id ajv's message names (e.g.
+ * "can't resolve reference x from id <id>"), else the first schema that fails to compile on its own
+ * (e.g. an invalid regular expression in a referenced file), else the entry itself.
+ */
+function culpritFile(entry: SchemaFile, all: SchemaFile[], error: unknown): string {
+  const message = messageOf(error);
+  const named = all
+    .filter((s) => message.includes(s.id))
+    .sort((a, b) => b.id.length - a.id.length)[0];
+  if (named) return named.file;
+  try {
+    const probe = createAjv();
+    for (const s of all) probe.addSchema(s.schema);
+    for (const s of all) {
+      if (s === entry) continue;
+      try {
+        probe.getSchema(s.id);
+      } catch (probeError) {
+        if (messageOf(probeError) === message) return s.file;
+      }
+    }
+  } catch {
+    // fall back to the entry point
+  }
+  return entry.file;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The cross-process cache module
+
+const HEADER_PATTERN = /^\/\/ (\S+) key=([0-9a-f]+) sha256=([0-9a-f]{64})\n/;
+
+function readCacheModule(cacheFile: string, cacheKey: string): Record<EntryPoint, CompiledFunction> | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(cacheFile, 'utf8');
+  } catch {
+    return null;
+  }
+  const header = HEADER_PATTERN.exec(text);
+  if (!header || header[1] !== CACHE_FORMAT || header[2] !== cacheKey) return null;
+  const body = text.slice(header[0].length);
+  if (sha256(body) !== header[3]) return null;
+  markUsed(cacheFile);
+  try {
+    const requireFromCache = createRequire(cacheFile);
+    delete requireFromCache.cache[cacheFile];
+    const loaded = requireFromCache(cacheFile) as Record<string, unknown>;
+    const functions = {} as Record<EntryPoint, CompiledFunction>;
+    for (const entry of Object.keys(ENTRY_POINT_FILES) as EntryPoint[]) {
+      const fn = loaded[entry];
+      if (typeof fn !== 'function') return null;
+      functions[entry] = fn as CompiledFunction;
+    }
+    return functions;
+  } catch {
+    return null;
+  }
+}
+
+function writeCacheModule(cacheFile: string, cacheKey: string, generate: () => string): void {
+  const temp = `${cacheFile}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    const body = `'use strict';\n${generate()}\n`;
+    fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+    fs.writeFileSync(temp, `// ${CACHE_FORMAT} key=${cacheKey} sha256=${sha256(body)}\n${body}`);
+    fs.renameSync(temp, cacheFile);
+    pruneCache(path.dirname(cacheFile), cacheFile);
+  } catch {
+    // Not writable (or generation failed): this process keeps its in-memory validators.
+    try {
+      fs.rmSync(temp, { force: true });
+    } catch {
+      // nothing to clean up
+    }
+  }
+}
+
+/** Refresh the modification time (at most daily) so that pruning sees the module as in use. */
+function markUsed(cacheFile: string): void {
+  try {
+    const now = Date.now();
+    if (now - fs.statSync(cacheFile).mtimeMs > DAY_MS) fs.utimesSync(cacheFile, new Date(now), new Date(now));
+  } catch {
+    // best effort
+  }
+}
+
+/** Remove cache modules unused for CACHE_RETENTION_MS and temp files abandoned by crashed writers. */
+function pruneCache(cacheDir: string, keep: string): void {
+  const now = Date.now();
+  for (const name of fs.readdirSync(cacheDir)) {
+    const file = path.join(cacheDir, name);
+    if (file === keep) continue;
+    const limit = name.endsWith('.tmp') ? 60 * 60 * 1000 : name.endsWith('.cjs') ? CACHE_RETENTION_MS : null;
+    if (limit === null) continue;
+    try {
+      if (now - fs.statSync(file).mtimeMs > limit) fs.rmSync(file, { force: true });
+    } catch {
+      // another process may have removed it already
+    }
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Validators and error messages
+
+function assemble(
+  dir: string,
+  functions: Record<EntryPoint, CompiledFunction>,
+  origin: 'cache' | 'compiled',
+  cacheKey: string,
+  cacheFile: string | null,
+): LoadedValidators {
+  const wrap = (fn: CompiledFunction): Validate => {
+    return (value: unknown): SchemaCheck => {
+      const valid = fn(value);
+      return { valid, errors: valid ? [] : formatErrors(fn.errors) };
+    };
+  };
+  return {
+    schemaDir: dir,
+    interceptRequest: wrap(functions.interceptRequest),
+    interceptResponse: wrap(functions.interceptResponse),
+    capabilitiesRequest: wrap(functions.capabilitiesRequest),
+    capabilitiesResponse: wrap(functions.capabilitiesResponse),
+    effect: wrap(functions.effect),
+    jsonRpcMessage: wrap(functions.jsonRpcMessage),
+    origin,
+    cacheKey,
+    cacheFile,
+  };
+}
+
+function formatErrors(errors: ErrorObject[] | null | undefined): string[] {
+  if (!errors || errors.length === 0) return ['(schema rejected the value without reporting an error)'];
+  const lines = errors.slice(0, MAX_ERRORS).map(formatError);
+  if (errors.length > MAX_ERRORS) lines.push(`… and ${errors.length - MAX_ERRORS} more errors`);
+  return lines;
+}
+
+function formatError(error: ErrorObject): string {
+  const where = error.instancePath === '' ? '(root)' : error.instancePath;
+  const params = error.params as Record<string, unknown>;
+  let detail = error.message ?? 'is invalid';
+  if (error.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
+    detail += ` (${JSON.stringify(params['additionalProperty'])})`;
+  } else if (error.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
+    detail += ` ${JSON.stringify(params['allowedValues'])}`;
+  } else if (error.keyword === 'const' && 'allowedValue' in params) {
+    detail += ` ${JSON.stringify(params['allowedValue'])}`;
+  }
+  return `${where}: ${detail} [${error.keyword} at ${error.schemaPath}]`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// JSON syntax error location (Node 20's JSON.parse messages do not always carry a position)
+
+export interface JsonErrorLocation {
+  offset: number;
+  line: number;
+  column: number;
+}
+
+/** Offset, 1-based line and column of the first JSON syntax error in `text`. */
+export function locateJsonError(text: string): JsonErrorLocation {
+  const offset = firstSyntaxErrorOffset(text);
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text[i] === '\n') {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { offset, line, column: offset - lineStart + 1 };
+}
+
+class JsonSyntax {
+  constructor(readonly offset: number) {}
+}
+
+function firstSyntaxErrorOffset(text: string): number {
+  let i = 0;
+  const fail = (): never => {
+    throw new JsonSyntax(i);
+  };
+  const space = (): void => {
+    while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
+  };
+  const literal = (word: string): void => {
+    for (const ch of word) {
+      if (text[i] !== ch) fail();
+      i++;
+    }
+  };
+  const string = (): void => {
+    i++; // opening quote
+    for (;;) {
+      if (i >= text.length) fail();
+      const ch = text[i] as string;
+      if (ch === '"') {
+        i++;
+        return;
+      }
+      if (ch < ' ') fail();
+      if (ch === '\\') {
+        i++;
+        const esc = text[i];
+        if (esc === 'u') {
+          i++;
+          for (let k = 0; k < 4; k++) {
+            if (!/[0-9a-fA-F]/.test(text[i] ?? '')) fail();
+            i++;
+          }
+          continue;
+        }
+        if (esc === undefined || !'"\\/bfnrt'.includes(esc)) fail();
+      }
+      i++;
+    }
+  };
+  const number = (): void => {
+    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i));
+    if (!match || match[0] === '' || match[0] === '-') fail();
+    i += (match as RegExpExecArray)[0].length;
+  };
+  const value = (): void => {
+    space();
+    const ch = text[i];
+    if (ch === '{') {
+      i++;
+      space();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
+      for (;;) {
+        space();
+        if (text[i] !== '"') fail();
+        string();
+        space();
+        if (text[i] !== ':') fail();
+        i++;
+        value();
+        space();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
+        fail();
+      }
+    } else if (ch === '[') {
+      i++;
+      space();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (;;) {
+        value();
+        space();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
+        fail();
+      }
+    } else if (ch === '"') string();
+    else if (ch === 't') literal('true');
+    else if (ch === 'f') literal('false');
+    else if (ch === 'n') literal('null');
+    else if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) number();
+    else fail();
+  };
+  try {
+    if (text.charCodeAt(0) === 0xfeff) i = 1;
+    value();
+    space();
+    if (i < text.length) fail();
+    return text.length;
+  } catch (error) {
+    if (error instanceof JsonSyntax) return error.offset;
+    throw error;
+  }
+}

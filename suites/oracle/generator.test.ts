@@ -1,0 +1,135 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { projectRoot } from '../../harness/config/load-config.ts';
+import { checkGeneratedFile } from '../../harness/generate/check-generated.ts';
+import { buildCoreScenarios } from '../../harness/generate/core-scenarios.ts';
+import { loadValidators } from '../../harness/protocol/load-validators.ts';
+import { parseScenarioFile, serializeScenarioFile } from '../../harness/scenarios/load-scenarios.ts';
+import type { Scenario, ScenarioFile } from '../../harness/scenarios/types.ts';
+
+// The core fixture generator: the committed file is exactly a fresh build, it passes the seed's
+// "Regenerate and validate" checks under our schemas and the canonical ones, and those checks really
+// catch the mistakes they exist for.
+
+const ROOT = projectRoot();
+const COMMITTED = path.join(ROOT, 'fixtures', 'scenarios.json');
+const OUR_SCHEMAS = path.join(ROOT, 'schemas');
+const CANONICAL_SCHEMAS = process.env.AHP_CANONICAL_SCHEMAS ?? '/work/shared/reference/schema';
+const canonicalMissing = !existsSync(path.join(CANONICAL_SCHEMAS, 'intercept-response.schema.json'));
+
+const ours = loadValidators(OUR_SCHEMAS);
+const committedText = readFileSync(COMMITTED, 'utf8');
+const committed = parseScenarioFile(committedText, COMMITTED);
+
+describe('core scenario generator', () => {
+  test('the committed fixtures/scenarios.json equals a fresh build byte for byte (run `npm run fixtures`)', () => {
+    const fresh = serializeScenarioFile(buildCoreScenarios(ours));
+    expect(committedText === fresh, 'fixtures/scenarios.json is stale: run `npm run fixtures`').toBe(true);
+  });
+
+  test('two builds are identical (no randomness, clock or paths)', () => {
+    expect(serializeScenarioFile(buildCoreScenarios(ours))).toBe(serializeScenarioFile(buildCoreScenarios(ours)));
+  });
+
+  test('the committed file passes every check with our schemas', () => {
+    expect(checkGeneratedFile(committed, ours)).toEqual([]);
+  });
+
+  test.skipIf(canonicalMissing)(
+    `the committed file passes every check with the canonical schemas (${CANONICAL_SCHEMAS}; skipped when absent)`,
+    () => {
+      expect(checkGeneratedFile(committed, loadValidators(CANONICAL_SCHEMAS))).toEqual([]);
+    },
+  );
+
+  test('covers every area, negative class and the five host task-input rows', () => {
+    const count = (tag: string) => committed.scenarios.filter((s) => s.tags?.includes(tag)).length;
+    for (const area of ['permission', 'modify', 'return', 'message', 'flow', 'inject', 'state', 'envelope']) {
+      expect(count(area), area).toBeGreaterThan(0);
+    }
+    for (const negative of ['schema-invalid', 'correlation-invalid', 'capability-invalid', 'application-invalid']) {
+      expect(count(negative), negative).toBeGreaterThan(0);
+    }
+    expect(committed.scenarios.filter((s) => s.hostExpected !== undefined)).toHaveLength(5);
+    expect(count('positive') + committed.scenarios.filter((s) => s.expectError === true).length).toBe(committed.scenarios.length);
+  });
+});
+
+describe('the generated-file checks catch mistakes', () => {
+  const copy = (): ScenarioFile => structuredClone(committed);
+  const find = (file: ScenarioFile, predicate: (s: Scenario) => boolean): Scenario => {
+    const row = file.scenarios.find(predicate);
+    if (!row) throw new Error('no row matches the mutation precondition');
+    return row;
+  };
+  const problemsFor = (file: ScenarioFile, id: string) => checkGeneratedFile(file, ours).filter((p) => p.startsWith(`${id}:`));
+
+  test('a duplicate id', () => {
+    const file = copy();
+    const first = file.scenarios[0] as Scenario;
+    file.scenarios.push(structuredClone(first));
+    expect(problemsFor(file, first.id).join('\n')).toMatch(/duplicate id/);
+  });
+
+  test('an event id that differs from the scenario id', () => {
+    const file = copy();
+    const row = find(file, (s) => s.expected !== undefined);
+    row.request.params.event.id = 'some-other-event';
+    expect(problemsFor(file, row.id).join('\n')).toMatch(/event\.id "some-other-event" is not the scenario id/);
+  });
+
+  test('a row with both expected and expectError', () => {
+    const file = copy();
+    const row = find(file, (s) => s.expected !== undefined);
+    row.expectError = true;
+    expect(problemsFor(file, row.id).join('\n')).toMatch(/both expected and expectError/);
+  });
+
+  test('a schema-invalid row whose response is actually valid', () => {
+    const file = copy();
+    const row = find(file, (s) => s.tags?.includes('schema-invalid') === true);
+    row.response = { jsonrpc: '2.0', id: row.id, result: { protocolVersion: 'draft', effects: [{ type: 'allow' }] } };
+    const problems = problemsFor(file, row.id).join('\n');
+    expect(problems).toMatch(/schema-invalid row, but its response passes the intercept-response schema/);
+    expect(problems).toMatch(/expectError, but the oracle accepts/);
+  });
+
+  test('a wrong expected value', () => {
+    const file = copy();
+    const row = find(file, (s) => s.id === 'permission.ask-stays-pending');
+    (row.expected as Record<string, unknown>).executed = true;
+    expect(problemsFor(file, row.id).join('\n')).toMatch(/expected result disagrees with the oracle[\s\S]*executed/);
+  });
+
+  test('a malformed expected structure', () => {
+    const file = copy();
+    const row = find(file, (s) => s.expected !== undefined);
+    (row.expected as Record<string, unknown>).decision = 'maybe';
+    (row.expected as Record<string, unknown>).verdict = 'ok';
+    const problems = problemsFor(file, row.id).join('\n');
+    expect(problems).toMatch(/expected\.decision must be one of/);
+    expect(problems).toMatch(/expected\.verdict is not a known result key/);
+  });
+
+  test('a negative tag that is not the oracle rejection layer', () => {
+    const file = copy();
+    const row = find(file, (s) => s.tags?.includes('capability-invalid') === true);
+    row.tags = (row.tags ?? []).map((tag) => (tag === 'capability-invalid' ? 'schema-invalid' : tag));
+    expect(problemsFor(file, row.id).join('\n')).toMatch(/tagged schema-invalid, but the oracle rejects at the capability layer/);
+  });
+
+  test('a host task-input row without hostExpected', () => {
+    const file = copy();
+    const row = find(file, (s) => s.hostExpected !== undefined);
+    delete row.hostExpected;
+    expect(problemsFor(file, row.id).join('\n')).toMatch(/must declare hostExpected/);
+  });
+
+  test('an unknown key on a row (closed format lint)', () => {
+    const file = copy();
+    const row = file.scenarios[0] as Scenario;
+    row.note = 'not part of the format';
+    expect(checkGeneratedFile(file, ours).join('\n')).toMatch(/unknown key/);
+  });
+});
