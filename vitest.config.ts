@@ -3,12 +3,24 @@ import { defineConfig } from 'vitest/config';
 // One vitest project per suite, so `npx vitest --project <name>` runs exactly one of them.
 export default defineConfig({
   test: {
+    // vitest's own reporters stay as they are; ours adds the matrix summary and reports/<project>.json.
+    reporters: ['default', './harness/reporters/matrix-reporter.ts'],
     projects: [
       {
         test: {
           name: 'oracle',
           include: ['suites/oracle/**/*.test.ts'],
           testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'core',
+          include: ['suites/core/**/*.test.ts'],
+          globalSetup: ['harness/setup/core-global-setup.ts'],
+          // Rows wait for their group's client run; the run itself is bounded by the config's watchdogs.
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -31,8 +31,8 @@ const Ajv2020 = Ajv2020Module.default;
 const standaloneCode = standaloneModule.default;
 const addFormats = addFormatsModule.default;
 
-/** Bumped whenever the shape of the generated cache module changes. */
-const CACHE_FORMAT = 'ahp-conformance-validators/1';
+/** Bumped whenever the generated cache module or the compile options change. */
+const CACHE_FORMAT = 'ahp-conformance-validators/2';
 const MAX_ERRORS = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Cache modules unused for this long are removed when a new one is written. */
@@ -223,8 +223,9 @@ function load(dir: string, cacheDir: string | null): LoadedValidators {
 }
 
 function createAjv(): InstanceType<typeof Ajv2020> {
-  // strict: false because canonical schemas carry annotations such as x-requirements.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, code: { source: true } });
+  // strict: false because canonical schemas carry annotations such as x-requirements. Only the
+  // first error is collected: callers show a few lines, and stopping early keeps rejection cheap.
+  const ajv = new Ajv2020({ strict: false, allErrors: false, code: { source: true } });
   addFormats(ajv);
   return ajv;
 }

@@ -131,7 +131,7 @@ describe('loading schema directories', () => {
     expect(b).toBe(a);
   });
 
-  test('errors name the instance path and the failed keyword, bounded in number', () => {
+  test('errors name the instance path and the failed keyword, and stop at the first failure', () => {
     const validators = loadValidators(OUR_SCHEMAS);
     const check = validators.effect({ type: 'deny', reason: 'x', extra: 1 });
     expect(check.valid).toBe(false);
@@ -142,8 +142,9 @@ describe('loading schema directories', () => {
       result: { protocolVersion: 'draft', effects: Array.from({ length: 30 }, () => ({ type: 'deny', x: 1 })) },
     });
     expect(noisy.valid).toBe(false);
-    expect(noisy.errors.length).toBeLessThanOrEqual(21);
-    expect(noisy.errors.at(-1)).toMatch(/more errors/);
+    // Only the first failure is collected (allErrors off keeps rejection cheap for the oracle).
+    expect(noisy.errors.length).toBeGreaterThanOrEqual(1);
+    expect(noisy.errors.length).toBeLessThanOrEqual(3);
     expect(noisy.errors[0]).toMatch(/^\/result\/effects\/0/);
   });
 

@@ -1,0 +1,157 @@
+// The reference adapter's client half: discovers capabilities, sends every scenario request
+// unchanged to a server (HTTP endpoint, or a stdio server it spawns), applies each response with the
+// oracle (`evaluate`) and writes the report {language, results:[{id,status,actual,error?}]}.
+//
+//   node --import tsx client.ts --config /abs/client-config.json
+//
+// Exit codes: 0 when no applicable row failed (unsupported/inapplicable rows are not failures);
+// 1 when one did; 2 on a bad config or scenario file; 130/143 when interrupted.
+
+import { clientAuthSupport } from './auth.ts';
+import { writeJsonAtomic } from './lib/atomic-write.ts';
+import type { AhpChannel } from './lib/channel.ts';
+import { AdapterConfigError, configPathFromArgs, loadClientConfig, readinessFileOf, type ClientConfig } from './lib/config.ts';
+import { checkDiscovery } from './lib/discovery.ts';
+import { failedRow, isApplicableFailure, judgeVerdict, type Report, type ReportRow } from './lib/judge.ts';
+import { createLog, errorText, keepStdoutForProtocol } from './lib/log.ts';
+import { ADAPTER_LANGUAGE, DEFAULT_SCHEMA_DIR } from './lib/paths.ts';
+import { StdioChannel } from './lib/stdio-channel.ts';
+import { evaluate } from '../../harness/oracle/evaluate.ts';
+import { loadValidators } from '../../harness/protocol/load-validators.ts';
+import type { ProtocolValidators } from '../../harness/protocol/validator-types.ts';
+import { loadScenarioFileSync } from '../../harness/scenarios/load-scenarios.ts';
+import type { Scenario } from '../../harness/scenarios/types.ts';
+
+/** Startup of a spawned stdio server (readiness file), charged to neither discovery nor requests. */
+const STARTUP_WATCHDOG_MS = 20_000;
+const DISCOVERY_WATCHDOG_MS = 15_000;
+const REQUEST_WATCHDOG_MS = 30_000;
+
+const log = createLog('client');
+keepStdoutForProtocol();
+
+let activeChannel: AhpChannel | undefined;
+let stdioChannel: StdioChannel | undefined;
+
+function readConfig(): ClientConfig {
+  try {
+    return loadClientConfig(configPathFromArgs(process.argv.slice(2)));
+  } catch (error) {
+    if (error instanceof AdapterConfigError) {
+      log.error(`bad config: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<number> {
+  const config = readConfig();
+  log.info(`started ${Math.round(performance.now())} ms after process start`);
+  let scenarios: Scenario[];
+  try {
+    scenarios = loadScenarioFileSync(config.scenarioFile).scenarios;
+  } catch (error) {
+    log.error(`bad scenario file: ${errorText(error)}`);
+    return 2;
+  }
+
+  const support = clientAuthSupport(config.transport, config.auth);
+  if (support.kind !== 'supported') {
+    log.info(support.reason);
+    const rows: ReportRow[] = scenarios.map((s) => ({ id: s.id, status: support.kind, actual: null, error: support.reason }));
+    await writeReport(config.reportFile, rows);
+    return 0;
+  }
+
+  const validators = loadValidators(config.schemaDir ?? DEFAULT_SCHEMA_DIR);
+  const rows = await runScenarios(config, scenarios, validators);
+  await writeReport(config.reportFile, rows);
+  const failures = rows.filter(isApplicableFailure).length;
+  log.info(`${rows.length - failures}/${rows.length} rows without applicable failure; done ${Math.round(performance.now())} ms after process start`);
+  return failures > 0 ? 1 : 0;
+}
+
+async function runScenarios(config: ClientConfig, scenarios: Scenario[], validators: ProtocolValidators): Promise<ReportRow[]> {
+  const failAll = (error: string): ReportRow[] => scenarios.map((s) => failedRow(s, error));
+
+  let channel: AhpChannel;
+  if (config.transport === 'http') {
+    // Loaded on demand: undici is the most expensive import and stdio runs never need it.
+    const { HttpChannel } = await import('./lib/http-channel.ts');
+    channel = new HttpChannel(config.endpoint!, config.auth);
+  } else {
+    const stdio = StdioChannel.spawn({
+      command: config.serverCommand!,
+      cwd: config.serverCwd!,
+      serverConfig: config.serverConfig!,
+      readinessFile: readinessFileOf(config.serverConfig!),
+      startupTimeoutMs: config.watchdogs.startupMs ?? STARTUP_WATCHDOG_MS,
+    });
+    stdioChannel = stdio;
+    activeChannel = stdio;
+    channel = stdio;
+    const startupError = await stdio.waitReady();
+    if (startupError) {
+      log.error(startupError);
+      await stdio.close();
+      return failAll(startupError);
+    }
+  }
+  activeChannel = channel;
+
+  try {
+    const discovered = await channel.discover(config.watchdogs.discoveryMs ?? DISCOVERY_WATCHDOG_MS);
+    const discovery = discovered.ok
+      ? checkDiscovery(discovered.message, validators, config.transport === 'http' ? { allowBare: true } : { requestId: 'capabilities-1', allowBare: false })
+      : { ok: false as const, error: `discovery: ${discovered.error}` };
+    if (!discovery.ok) {
+      log.error(discovery.error);
+      return failAll(discovery.error);
+    }
+
+    const rows: ReportRow[] = [];
+    for (const scenario of scenarios) {
+      rows.push(await runRow(channel, scenario, validators, config.watchdogs.requestMs ?? REQUEST_WATCHDOG_MS));
+    }
+    return rows;
+  } finally {
+    await channel.close();
+  }
+}
+
+async function runRow(channel: AhpChannel, scenario: Scenario, validators: ProtocolValidators, watchdogMs: number): Promise<ReportRow> {
+  if (!validators.interceptRequest(scenario.request).valid) {
+    return failedRow(scenario, 'request: scenario request fails the intercept-request schema (not sent)');
+  }
+  const received = await channel.exchange(scenario.request, watchdogMs);
+  if (!received.ok) return failedRow(scenario, received.error);
+  return judgeVerdict(scenario, evaluate(scenario.request, received.message, validators));
+}
+
+async function writeReport(file: string, results: ReportRow[]): Promise<void> {
+  const report: Report = { language: ADAPTER_LANGUAGE, results };
+  await writeJsonAtomic(file, report);
+}
+
+function onSignal(signal: NodeJS.Signals, code: number): void {
+  log.error(`interrupted by ${signal}; stopping`);
+  const channel = activeChannel;
+  setTimeout(() => {
+    stdioChannel?.killNow();
+    process.exit(code);
+  }, 5_000).unref();
+  void (channel ? channel.close() : Promise.resolve()).finally(() => process.exit(code));
+}
+process.on('SIGTERM', () => onSignal('SIGTERM', 143));
+process.on('SIGINT', () => onSignal('SIGINT', 130));
+process.on('exit', () => stdioChannel?.killNow());
+
+main().then(
+  (code) => process.exit(code),
+  async (error: unknown) => {
+    log.error(`failed: ${errorText(error)}`);
+    await activeChannel?.close().catch(() => undefined);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,196 @@
+// Reading and validating the `--config ABS_PATH` file the harness (or a peer client) hands us.
+// Unknown keys are ignored so a newer harness can add fields; every known key is type-checked.
+// Messages name the file, the key and what was expected, but never echo auth option values.
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { TRANSPORTS, type Transport } from '../../../harness/config/define-config.ts';
+import { isAuthMode, type AuthConfig } from '../auth.ts';
+
+export class AdapterConfigError extends Error {
+  override readonly name = 'AdapterConfigError';
+}
+
+export interface ServerConfig {
+  transport: Transport;
+  readinessFile: string;
+  scenarioFile: string;
+  auth: AuthConfig;
+  /** Optional: validate against another schema directory (e.g. the canonical one). */
+  schemaDir?: string;
+}
+
+export interface ClientConfig {
+  transport: Transport;
+  /** HTTP base URL (transport http). */
+  endpoint?: string;
+  /** Server argv to spawn (transport stdio); `--config serverConfig` is appended. */
+  serverCommand?: string[];
+  serverCwd?: string;
+  serverConfig?: string;
+  scenarioFile: string;
+  reportFile: string;
+  auth: AuthConfig;
+  schemaDir?: string;
+  /** Optional watchdog overrides (milliseconds); defaults live in client.ts. */
+  watchdogs: ClientWatchdogs;
+}
+
+export interface ClientWatchdogs {
+  /** Spawned stdio server: until its readiness file appears. */
+  startupMs?: number;
+  /** Capability discovery response. */
+  discoveryMs?: number;
+  /** Each intercept response. */
+  requestMs?: number;
+}
+
+const WATCHDOG_KEYS = ['startupMs', 'discoveryMs', 'requestMs'] as const;
+
+/** The path after `--config` (or `--config=PATH`); the only argument adapters receive. */
+export function configPathFromArgs(argv: readonly string[]): string {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--config') {
+      const value = argv[i + 1];
+      if (!value) throw new AdapterConfigError('--config needs a path argument');
+      return path.resolve(value);
+    }
+    if (arg.startsWith('--config=')) return path.resolve(arg.slice('--config='.length));
+  }
+  throw new AdapterConfigError('missing --config PATH argument');
+}
+
+function readConfigObject(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new AdapterConfigError(`${file}: cannot read config (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AdapterConfigError(`${file}: config is not valid JSON`);
+  }
+  if (!isObject(value)) throw new AdapterConfigError(`${file}: expected a JSON object at the top level`);
+  return value;
+}
+
+class Fields {
+  constructor(
+    private readonly file: string,
+    private readonly raw: Record<string, unknown>,
+  ) {}
+
+  fail(key: string, expectation: string): never {
+    throw new AdapterConfigError(`${this.file}: "${key}" ${expectation}`);
+  }
+
+  transport(): Transport {
+    const value = this.raw.transport;
+    if (typeof value !== 'string' || !(TRANSPORTS as readonly string[]).includes(value)) {
+      this.fail('transport', `must be one of ${TRANSPORTS.map((t) => JSON.stringify(t)).join(', ')}`);
+    }
+    return value as Transport;
+  }
+
+  /** A required non-empty path; relative paths resolve against the config file's folder. */
+  path(key: string): string {
+    const value = this.raw[key];
+    if (typeof value !== 'string' || value === '') this.fail(key, 'must be a non-empty path string');
+    return path.resolve(path.dirname(this.file), value);
+  }
+
+  optionalPath(key: string): string | undefined {
+    return this.raw[key] === undefined ? undefined : this.path(key);
+  }
+
+  auth(): AuthConfig {
+    const value = this.raw.auth;
+    if (!isObject(value)) this.fail('auth', 'must be an object {mode, ...}');
+    const { mode, ...options } = value;
+    if (!isAuthMode(mode)) this.fail('auth.mode', 'must be one of "none", "bearer", "oauth", "mtls", "workload"');
+    return { mode, options };
+  }
+}
+
+export function loadServerConfig(file: string): ServerConfig {
+  const raw = readConfigObject(file);
+  const fields: Fields = new Fields(file, raw);
+  const config: ServerConfig = {
+    transport: fields.transport(),
+    readinessFile: fields.path('readinessFile'),
+    scenarioFile: fields.path('scenarioFile'),
+    auth: fields.auth(),
+  };
+  const schemaDir = fields.optionalPath('schemaDir');
+  if (schemaDir) config.schemaDir = schemaDir;
+  return config;
+}
+
+export function loadClientConfig(file: string): ClientConfig {
+  const raw = readConfigObject(file);
+  const fields: Fields = new Fields(file, raw);
+  const config: ClientConfig = {
+    transport: fields.transport(),
+    scenarioFile: fields.path('scenarioFile'),
+    reportFile: fields.path('reportFile'),
+    auth: fields.auth(),
+    watchdogs: {},
+  };
+  const schemaDir = fields.optionalPath('schemaDir');
+  if (schemaDir) config.schemaDir = schemaDir;
+
+  if (raw.watchdogs !== undefined) {
+    const watchdogs = raw.watchdogs;
+    if (!isObject(watchdogs)) fields.fail('watchdogs', 'must be an object {startupMs?, discoveryMs?, requestMs?}');
+    for (const key of WATCHDOG_KEYS) {
+      const value = watchdogs[key];
+      if (value === undefined) continue;
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) fields.fail(`watchdogs.${key}`, 'must be a positive integer (milliseconds)');
+      config.watchdogs[key] = value;
+    }
+  }
+
+  if (config.transport === 'http') {
+    const endpoint = raw.endpoint;
+    if (typeof endpoint !== 'string') fields.fail('endpoint', 'must be an http(s) URL string for transport "http"');
+    let url: URL;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      fields.fail('endpoint', 'must be an absolute http(s) URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') fields.fail('endpoint', 'must use http: or https:');
+    if (url.username || url.password) fields.fail('endpoint', 'must not embed credentials');
+    config.endpoint = endpoint;
+  } else {
+    const command = raw.serverCommand;
+    if (!Array.isArray(command) || command.length === 0 || !command.every((part) => typeof part === 'string' && part !== '')) {
+      fields.fail('serverCommand', 'must be a non-empty array of non-empty strings (argv, no shell) for transport "stdio"');
+    }
+    config.serverCommand = command as string[];
+    config.serverConfig = fields.path('serverConfig');
+    config.serverCwd = fields.optionalPath('serverCwd') ?? process.cwd();
+  }
+  return config;
+}
+
+/** The readiness file named in a server config, if it can be read (used by the stdio client). */
+export function readinessFileOf(serverConfigFile: string): string | undefined {
+  try {
+    const raw = readConfigObject(serverConfigFile);
+    return typeof raw.readinessFile === 'string' && raw.readinessFile !== ''
+      ? path.resolve(path.dirname(serverConfigFile), raw.readinessFile)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,109 @@
+// Reads and validates an SDK's `interop/adapter.json` (contract v1):
+//   { "language": "python", "server": [argv...], "client": [argv...], ...extra keys kept }
+// Commands are argv arrays (never shell strings); the harness appends `--config ABS` when it runs them.
+
+import { readFileSync, statSync } from 'node:fs';
+
+import { describeValue as describe, parseJsonText } from '../config/load-config.ts';
+import type { AdapterManifest, LoadedAdapter } from './types.ts';
+
+/** An adapter problem. The message names the file, the field and what was expected. */
+export class AdapterError extends Error {
+  override readonly name = 'AdapterError';
+  /** The adapter.json path (or the cwd, for cwd problems). */
+  readonly file: string;
+  /** Field such as `server[1]`; empty when the problem is the whole file. */
+  readonly field: string;
+  /** The configured adapter name. */
+  readonly adapter: string;
+
+  constructor(adapter: string, file: string, field: string, problem: string, options?: { cause?: unknown }) {
+    super(`adapter "${adapter}": ${file}: ${field ? `${field}: ` : ''}${problem}`, options);
+    this.adapter = adapter;
+    this.file = file;
+    this.field = field;
+  }
+}
+
+export interface AdapterLocation {
+  name: string;
+  /** Absolute SDK folder; commands run here. */
+  cwd: string;
+  /** Absolute path of adapter.json. */
+  adapterFile: string;
+}
+
+/** Loads and validates one adapter (synchronously). Throws AdapterError. */
+export function loadAdapter(entry: AdapterLocation): LoadedAdapter {
+  const { name, cwd, adapterFile } = entry;
+
+  let cwdStat;
+  try {
+    cwdStat = statSync(cwd);
+  } catch (error) {
+    throw new AdapterError(name, cwd, 'cwd', `expected an existing directory (the SDK checkout), but it ${reasonOf(error)}`, {
+      cause: error,
+    });
+  }
+  if (!cwdStat.isDirectory()) {
+    throw new AdapterError(name, cwd, 'cwd', 'expected a directory (the SDK checkout), got a file');
+  }
+
+  let text: string;
+  try {
+    text = readFileSync(adapterFile, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const problem =
+      code === 'ENOENT'
+        ? 'adapter.json is missing: expected {"language": ..., "server": [...], "client": [...]} (contract v1)'
+        : `cannot read adapter.json (${reasonOf(error)})`;
+    throw new AdapterError(name, adapterFile, '', problem, { cause: error });
+  }
+
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) throw new AdapterError(name, adapterFile, '', `invalid JSON ${parsed.where}: ${parsed.reason}`);
+  const value = parsed.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new AdapterError(
+      name,
+      adapterFile,
+      '',
+      `expected a JSON object {"language", "server", "client"} at the top level, got ${describe(value)}`,
+    );
+  }
+  const raw = value as Record<string, unknown>;
+  if (typeof raw.language !== 'string' || raw.language.trim() === '') {
+    throw new AdapterError(name, adapterFile, 'language', `expected a non-empty string, got ${describe(raw.language)}`);
+  }
+  const server = commandField(name, adapterFile, raw, 'server');
+  const client = commandField(name, adapterFile, raw, 'client');
+
+  const manifest: AdapterManifest = { ...raw, language: raw.language, server, client };
+  return { name, cwd, adapterFile, manifest };
+}
+
+function commandField(name: string, file: string, raw: Record<string, unknown>, key: 'server' | 'client'): string[] {
+  const value = raw[key];
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new AdapterError(
+      name,
+      file,
+      key,
+      `empty command: expected a non-empty array of non-empty strings (argv, no shell), got ${describe(value)}`,
+    );
+  }
+  value.forEach((arg, i) => {
+    if (typeof arg !== 'string' || arg === '') {
+      throw new AdapterError(name, file, `${key}[${i}]`, `expected a non-empty string (argv element), got ${describe(arg)}`);
+    }
+  });
+  return [...(value as string[])];
+}
+
+function reasonOf(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return 'does not exist';
+  if (code === 'EACCES') return 'is not accessible (permission denied)';
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,135 @@
+// The harness side of an adapter's control HTTP server (contract v1):
+//   GET /health -> {ready:true}   GET /receipts -> {requests:[...]}
+//   POST /release {barrier}       POST /shutdown
+// undici without any redirect handling (a 3xx is an error, never followed) and a per-call timeout.
+// Error messages name the endpoint path, the status and the field; they never quote response bodies
+// (an adapter's output may hold credentials).
+
+import { Agent, request } from 'undici';
+
+export class ControlError extends Error {
+  override readonly name = 'ControlError';
+  constructor(
+    /** `GET /receipts` etc. */
+    readonly call: string,
+    readonly kind: 'unreachable' | 'timeout' | 'status' | 'invalid',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export interface ControlCallOptions {
+  /** Per-call bound (connect + headers + body). Default 5000 ms. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 5000;
+
+// Short keep-alive so idle sockets never hold a process (or a test worker) open for long.
+const agent = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000, connections: 8 });
+
+function urlFor(controlEndpoint: string, route: string): URL {
+  const base = controlEndpoint.endsWith('/') ? controlEndpoint : `${controlEndpoint}/`;
+  return new URL(route, base);
+}
+
+async function call(
+  controlEndpoint: string,
+  method: 'GET' | 'POST',
+  route: string,
+  body: unknown,
+  options: ControlCallOptions,
+): Promise<unknown> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const url = urlFor(controlEndpoint, route);
+  const label = `${method} /${route}`;
+  const where = `${label} on ${url.origin}`;
+  const signal = AbortSignal.timeout(timeoutMs);
+  let response;
+  try {
+    response = await request(url, {
+      method,
+      dispatcher: agent,
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    if (signal.aborted) throw new ControlError(label, 'timeout', `control: ${where} timed out after ${timeoutMs} ms`, { cause: error });
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
+    throw new ControlError(label, 'unreachable', `control: ${where} failed (${code})`, { cause: error });
+  }
+  let text: string;
+  try {
+    text = await response.body.text();
+  } catch (error) {
+    if (signal.aborted) throw new ControlError(label, 'timeout', `control: ${where} timed out after ${timeoutMs} ms reading the body`, { cause: error });
+    throw new ControlError(label, 'unreachable', `control: ${where}: the response body could not be read`, { cause: error });
+  }
+  if (response.statusCode < 200 || response.statusCode > 299) {
+    const redirect = response.statusCode >= 300 && response.statusCode < 400 ? ' (redirects are never followed)' : '';
+    throw new ControlError(label, 'status', `control: ${where} answered HTTP ${response.statusCode}${redirect}, expected 2xx`);
+  }
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ControlError(label, 'invalid', `control: ${where}: the response body is not JSON`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** GET /health; resolves when the body is `{ready: true}`. */
+export async function health(controlEndpoint: string, options: ControlCallOptions = {}): Promise<void> {
+  const body = await call(controlEndpoint, 'GET', 'health', undefined, options);
+  if (!isObject(body) || body.ready !== true) {
+    throw new ControlError('GET /health', 'invalid', `control: GET /health on ${new URL(controlEndpoint).origin}: field "ready": expected true`);
+  }
+}
+
+/** GET /receipts; the `requests` array, in arrival order. */
+export async function receipts(controlEndpoint: string, options: ControlCallOptions = {}): Promise<unknown[]> {
+  const body = await call(controlEndpoint, 'GET', 'receipts', undefined, options);
+  if (!isObject(body) || !Array.isArray(body.requests)) {
+    throw new ControlError(
+      'GET /receipts',
+      'invalid',
+      `control: GET /receipts on ${new URL(controlEndpoint).origin}: field "requests": expected an array (body {requests:[...]})`,
+    );
+  }
+  return body.requests as unknown[];
+}
+
+/** POST /release {barrier}. */
+export async function release(controlEndpoint: string, barrier: string, options: ControlCallOptions = {}): Promise<void> {
+  await call(controlEndpoint, 'POST', 'release', { barrier }, options);
+}
+
+/** POST /shutdown. */
+export async function shutdown(controlEndpoint: string, options: ControlCallOptions = {}): Promise<void> {
+  await call(controlEndpoint, 'POST', 'shutdown', {}, options);
+}
+
+/**
+ * The scenario id a receipt belongs to: full envelopes and compact receipts carry the JSON-RPC `id`
+ * (= scenario id per contract); `params.event.id` and wrapped `{request|message: envelope}` forms
+ * are recognised too. undefined when none is found.
+ */
+export function receiptScenarioId(receipt: unknown): string | undefined {
+  if (!isObject(receipt)) return undefined;
+  if (typeof receipt.id === 'string' || typeof receipt.id === 'number') return String(receipt.id);
+  for (const key of ['request', 'message', 'envelope']) {
+    const inner = receipt[key];
+    if (isObject(inner) && (typeof inner.id === 'string' || typeof inner.id === 'number')) return String(inner.id);
+  }
+  const params = receipt.params;
+  if (isObject(params) && isObject(params.event) && typeof params.event.id === 'string') return params.event.id;
+  return undefined;
+}

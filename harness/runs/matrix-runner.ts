@@ -1,0 +1,139 @@
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { withServerLock } from '../adapters/http-server-pool.ts';
+import type { ServerHandle } from '../adapters/types.ts';
+import type { Scenario } from '../scenarios/types.ts';
+import { verifyRun, type RunVerification } from '../verify/verify-run.ts';
+import { runClient } from './client-run.ts';
+import { httpServerKey, type MatrixGroup } from './plan.ts';
+import type { ClientRunOutcome, RunFailure } from './types.ts';
+
+/** What globalSetup provides per shared HTTP server: a handle, or why it could not start. */
+export type ProvidedServer = { handle: ServerHandle; error?: undefined } | { handle?: undefined; error: RunFailure };
+
+export interface MatrixRunnerOptions {
+  scenarios: Scenario[];
+  /** The full scenario file servers answer from. */
+  serverScenarioFile: string;
+  schemasDir: string;
+  servers: Record<string, ProvidedServer>;
+  watchdogs: { startupMs: number; runMs: number };
+  parallelism: number;
+  /** Temp parent for every run's files; owned (and removed) by globalSetup. */
+  runDir: string;
+  /** Where logs of runs with failures are kept after the temp dir is gone. */
+  logDir: string;
+}
+
+export interface GroupRun {
+  group: MatrixGroup;
+  selected: Scenario[];
+  outcome: ClientRunOutcome;
+  verification: RunVerification;
+  /** Kept copies of the run's logs when anything failed; empty otherwise. */
+  keptLogs: string[];
+}
+
+/**
+ * Runs the client of each matrix group once, for exactly the scenarios selected in that group, with
+ * at most `parallelism` runs at a time. Runs against one shared HTTP server are serialised by the
+ * server lock, because receipts can only be attributed to one run at a time.
+ */
+export class MatrixRunner {
+  private readonly runs = new Map<string, Promise<GroupRun>>();
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly options: MatrixRunnerOptions) {}
+
+  /** Starts (once) the run of a group; later calls return the same promise. */
+  schedule(group: MatrixGroup, ids: string[]): Promise<GroupRun> {
+    let run = this.runs.get(group.label);
+    if (!run) {
+      const wanted = new Set(ids);
+      const selected = this.options.scenarios.filter((scenario) => wanted.has(scenario.id));
+      run = this.limited(() => this.execute(group, selected));
+      this.runs.set(group.label, run);
+    }
+    return run;
+  }
+
+  result(label: string): Promise<GroupRun> | undefined {
+    return this.runs.get(label);
+  }
+
+  private async limited<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.options.parallelism) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await task();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private async execute(group: MatrixGroup, selected: Scenario[]): Promise<GroupRun> {
+    const { options } = this;
+    const spec = {
+      server: group.server,
+      client: group.client,
+      transport: group.transport,
+      auth: group.auth,
+      scenarios: selected,
+      serverScenarioFile: options.serverScenarioFile,
+      schemasDir: options.schemasDir,
+      watchdogs: options.watchdogs,
+    };
+    let outcome: ClientRunOutcome;
+    if (group.transport === 'http') {
+      const provided = options.servers[httpServerKey(group.server.name, group.auth)];
+      if (!provided) {
+        outcome = failedOutcome(group, { stage: 'startup', kind: 'not-started', message: `startup: server "${group.server.name}" (${group.auth}) was not started by globalSetup` });
+      } else if (provided.error) {
+        outcome = failedOutcome(group, provided.error);
+      } else {
+        const handle = provided.handle;
+        outcome = await withServerLock(handle, () => runClient({ ...spec, httpServer: handle }, { workDir: options.runDir }), {
+          timeoutMs: options.watchdogs.runMs * 4,
+        });
+      }
+    } else {
+      outcome = await runClient(spec, { workDir: options.runDir });
+    }
+    const verification = verifyRun(outcome, selected, group.client.manifest.language);
+    const anyFailed = [...verification.rows.values()].some((row) => row.verdict === 'failed');
+    const keptLogs = anyFailed ? keepLogs(outcome.logFiles, path.join(options.logDir, safeLabel(group.label))) : [];
+    return { group, selected, outcome, verification, keptLogs };
+  }
+}
+
+function failedOutcome(group: MatrixGroup, failure: RunFailure): ClientRunOutcome {
+  return {
+    spec: { server: group.server.name, client: group.client.name, transport: group.transport, auth: group.auth },
+    report: undefined,
+    receipts: undefined,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    failures: [failure],
+    logFiles: [],
+    durationMs: 0,
+  };
+}
+
+function keepLogs(files: string[], dir: string): string[] {
+  const kept: string[] = [];
+  for (const file of files) {
+    if (!existsSync(file)) continue;
+    mkdirSync(dir, { recursive: true });
+    const target = path.join(dir, path.basename(file));
+    cpSync(file, target);
+    kept.push(target);
+  }
+  return kept;
+}
+
+export function safeLabel(label: string): string {
+  return label.replace(/→/g, '-to-').replace(/[^A-Za-z0-9_.-]+/g, '_');
+}

@@ -1,0 +1,67 @@
+import type { AuthMode, Pairing, Transport } from '../config/define-config.ts';
+import type { ResolvedConfig } from '../config/load-config.ts';
+import { loadAdapter } from '../adapters/adapter-manifest.ts';
+import type { LoadedAdapter } from '../adapters/types.ts';
+
+/** One `<server>→<client> <transport>/<auth>` cell of the matrix. */
+export interface MatrixGroup {
+  /** Stable key and vitest describe name: `<server>→<client> <transport>/<auth>`. */
+  label: string;
+  server: LoadedAdapter;
+  client: LoadedAdapter;
+  transport: Transport;
+  auth: AuthMode;
+  /** Set when the cell can never run (e.g. stdio with an HTTP auth mode); the reason is shown as the skip note. */
+  inapplicable?: string;
+}
+
+/** Loads and validates every configured adapter.json up front, so a broken one fails fast. */
+export function loadAdapters(config: ResolvedConfig): Map<string, LoadedAdapter> {
+  return new Map(config.adapters.map((entry) => [entry.name, loadAdapter(entry)]));
+}
+
+export function groupLabel(server: string, client: string, transport: Transport, auth: AuthMode): string {
+  return `${server}→${client} ${transport}/${auth}`;
+}
+
+/**
+ * The matrix in a stable order: pairings (configured, or every server × every client including an
+ * adapter with itself), then transports, then auth modes. Stdio is process trust only, so stdio with
+ * any other auth mode is inapplicable — listed (and skipped with that reason), never run.
+ */
+export function planMatrix(config: ResolvedConfig, adapters: Map<string, LoadedAdapter>): MatrixGroup[] {
+  const names = [...adapters.keys()];
+  const pairings: Pairing[] = config.pairings ?? names.flatMap((server) => names.map((client) => ({ server, client })));
+  const groups: MatrixGroup[] = [];
+  for (const pairing of pairings) {
+    const server = adapters.get(pairing.server);
+    const client = adapters.get(pairing.client);
+    if (!server || !client) throw new Error(`pairing ${pairing.server}→${pairing.client} names an adapter that is not loaded`);
+    for (const transport of config.transports) {
+      for (const auth of config.auth) {
+        const group: MatrixGroup = { label: groupLabel(server.name, client.name, transport, auth), server, client, transport, auth };
+        if (transport === 'stdio' && auth !== 'none') {
+          group.inapplicable = `inapplicable: stdio uses process trust only; auth mode "${auth}" applies to HTTP`;
+        }
+        groups.push(group);
+      }
+    }
+  }
+  return groups;
+}
+
+/** Key of a shared HTTP server: one per (server adapter, auth mode) per run. */
+export function httpServerKey(adapter: string, auth: AuthMode): string {
+  return `${adapter}/${auth}`;
+}
+
+/** The HTTP servers the runnable groups need, each once. */
+export function httpServersNeeded(groups: MatrixGroup[]): Array<{ adapter: LoadedAdapter; auth: AuthMode; key: string }> {
+  const needed = new Map<string, { adapter: LoadedAdapter; auth: AuthMode; key: string }>();
+  for (const group of groups) {
+    if (group.transport !== 'http' || group.inapplicable) continue;
+    const key = httpServerKey(group.server.name, group.auth);
+    if (!needed.has(key)) needed.set(key, { adapter: group.server, auth: group.auth, key });
+  }
+  return [...needed.values()];
+}
