@@ -41,6 +41,8 @@ export interface UserConfig {
   watchdogs?: Watchdogs;
   /** How many pairings may run at once. */
   parallelism?: number;
+  /** Directory for reports/<project>.json, the matrix summary and kept logs (default `reports`). */
+  reports?: string;
 }
 
 /** Identity helper that gives `adapters.config.ts` type checking and editor completion. */

@@ -47,6 +47,8 @@ export interface ResolvedConfig {
   pairings: Pairing[] | null;
   watchdogs: { startupMs: number; runMs: number };
   parallelism: number;
+  /** Directory for matrix reports and kept logs of failed runs. */
+  reports: string;
 }
 
 export interface LoadConfigOptions {
@@ -79,6 +81,7 @@ export const CONFIG_KEYS = [
   'pairings',
   'watchdogs',
   'parallelism',
+  'reports',
 ] as const;
 
 const ADAPTER_KEYS = ['name', 'cwd', 'adapterFile'] as const;
@@ -190,7 +193,9 @@ export async function resolveConfig(raw: unknown, file: string): Promise<Resolve
   const parallelism =
     config.parallelism === undefined ? DEFAULT_PARALLELISM : v.positiveInteger(config.parallelism, 'parallelism', 'pairings at once');
 
-  return { file, dir, schemas, scenarios, adapters, transports, auth, pairings, watchdogs, parallelism };
+  const reports =
+    config.reports === undefined ? path.join(projectRoot(), 'reports') : path.resolve(dir, v.string(config.reports, 'reports'));
+  return { file, dir, schemas, scenarios, adapters, transports, auth, pairings, watchdogs, parallelism, reports };
 }
 
 async function readConfigValue(file: string): Promise<unknown> {

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { projectRoot } from '../config/load-config.ts';
+import { loadConfig } from '../config/load-config.ts';
 import type { MatrixRowMeta } from '../setup/matrix-suite.ts';
 
 type GroupStatus = 'passed' | 'failed' | 'skipped' | 'inapplicable' | 'unsupported';
@@ -31,7 +31,7 @@ export default class MatrixReporter implements Reporter {
     this.vitest = vitest;
   }
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const byProject = new Map<string, Map<string, GroupReport>>();
     for (const module of testModules) {
       for (const testCase of module.children.allTests()) {
@@ -52,12 +52,13 @@ export default class MatrixReporter implements Reporter {
         }
       }
     }
-    for (const [project, groups] of byProject) this.write(project, [...groups.values()]);
+    if (byProject.size === 0) return;
+    const { reports } = await loadConfig();
+    for (const [project, groups] of byProject) this.write(reports, project, [...groups.values()]);
   }
 
-  private write(project: string, groups: GroupReport[]): void {
+  private write(dir: string, project: string, groups: GroupReport[]): void {
     for (const group of groups) group.status = groupStatus(group);
-    const dir = path.join(projectRoot(), 'reports');
     mkdirSync(dir, { recursive: true });
     const ids = new Set(groups.flatMap((group) => group.results.map((row) => row.id)));
     const rows = groups.flatMap((group) => group.results);
@@ -74,7 +75,7 @@ export default class MatrixReporter implements Reporter {
     const markdown = renderMarkdown(project, groups);
     writeAtomically(path.join(dir, `${project}-matrix.md`), markdown);
     const log = this.vitest?.logger;
-    const text = `\n${markdown}(written to reports/${project}-matrix.md and reports/${project}.json)\n`;
+    const text = `\n${markdown}(written to ${path.join(dir, `${project}-matrix.md`)} and ${project}.json beside it)\n`;
     if (log) log.log(text);
     else process.stdout.write(text);
   }

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { loadConfig, projectRoot } from '../config/load-config.ts';
+import { loadConfig } from '../config/load-config.ts';
 import { ensureAlive, ServerStartError, startHttpServer, stopHttpServer } from '../adapters/http-server-pool.ts';
 import { stopAll } from '../adapters/supervise.ts';
 import type { ServerHandle } from '../adapters/types.ts';
@@ -36,7 +36,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const groups = planMatrix(config, adapters);
 
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'ahp-core-'));
-  const logDir = path.join(projectRoot(), 'reports', 'logs');
+  const logDir = path.join(config.reports, 'logs');
   const servers: Record<string, ProvidedServer> = {};
   const handles = new Map<string, ServerHandle>();
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
-import { loadConfig, projectRoot } from '../config/load-config.ts';
+import { loadConfig } from '../config/load-config.ts';
 import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
 import { loadAdapters, planMatrix, type MatrixGroup } from '../runs/plan.ts';
 import { MatrixRunner } from '../runs/matrix-runner.ts';
@@ -55,7 +55,7 @@ export async function defineMatrixSuite(suite: string): Promise<void> {
     watchdogs: config.watchdogs,
     parallelism: config.parallelism,
     runDir: inject('ahpRunDir'),
-    logDir: path.join(projectRoot(), 'reports', 'logs'),
+    logDir: path.join(config.reports, 'logs'),
   });
   const byLabel = new Map<string, MatrixGroup>(groups.map((group) => [group.label, group]));
   const rowTimeout = config.watchdogs.startupMs + config.watchdogs.runMs * 2 + 30_000;

@@ -63,6 +63,7 @@ describe('loadConfig: the default config', () => {
       pairings: null,
       watchdogs: { startupMs: 20_000, runMs: 120_000 },
       parallelism: 2,
+      reports: path.join(root, 'reports'),
     });
   });
 
@@ -92,6 +93,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       pairings: [{ server: 'python', client: 'go' }],
       watchdogs: { runMs: 5000 },
       parallelism: 4,
+      reports: '../out',
     });
     const config = await loadConfig({ env: { AHP_CONFIG: file } });
     const conf = path.join(tmp, 'conf');
@@ -113,6 +115,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       pairings: [{ server: 'python', client: 'go' }],
       watchdogs: { startupMs: 20_000, runMs: 5000 },
       parallelism: 4,
+      reports: path.join(tmp, 'out'),
     });
   });
 
@@ -131,6 +134,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       pairings: null,
       watchdogs: { startupMs: 20_000, runMs: 120_000 },
       parallelism: 2,
+      reports: path.join(root, 'reports'),
     });
   });
 
