@@ -3,9 +3,10 @@
 
 import { oracleBench } from './oracle.bench.ts';
 import { schemaCompileBench } from './schemas.bench.ts';
+import { coreBench } from './core.bench.ts';
 import { consoleOutput, sinkValue, type Bench } from './lib/measure.ts';
 
-const BENCHES: Bench[] = [schemaCompileBench, oracleBench];
+const BENCHES: Bench[] = [schemaCompileBench, oracleBench, coreBench];
 
 const only = process.argv.slice(2);
 const selected = only.length === 0 ? BENCHES : BENCHES.filter((bench) => only.includes(bench.name));

@@ -7,7 +7,7 @@
 // Exit codes: 0 when no applicable row failed (unsupported/inapplicable rows are not failures);
 // 1 when one did; 2 on a bad config or scenario file; 130/143 when interrupted.
 
-import { clientAuthSupport } from './auth.ts';
+import { AuthConfigError, prepareClientAuth, type ClientAuth } from './auth.ts';
 import { writeJsonAtomic } from './lib/atomic-write.ts';
 import type { AhpChannel } from './lib/channel.ts';
 import { AdapterConfigError, configPathFromArgs, loadClientConfig, readinessFileOf, type ClientConfig } from './lib/config.ts';
@@ -56,30 +56,38 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const support = clientAuthSupport(config.transport, config.auth);
-  if (support.kind !== 'supported') {
-    log.info(support.reason);
-    const rows: ReportRow[] = scenarios.map((s) => ({ id: s.id, status: support.kind, actual: null, error: support.reason }));
-    await writeReport(config.reportFile, rows);
-    return 0;
+  let auth: ClientAuth;
+  try {
+    const plan = prepareClientAuth(config.transport, config.auth, config.endpoint);
+    if (plan.kind !== 'supported') {
+      log.info(plan.reason);
+      const rows: ReportRow[] = scenarios.map((s) => ({ id: s.id, status: plan.kind, actual: null, error: plan.reason }));
+      await writeReport(config.reportFile, rows);
+      return 0;
+    }
+    auth = plan.auth;
+  } catch (error) {
+    if (!(error instanceof AuthConfigError)) throw error;
+    log.error(`bad config: ${error.message}`);
+    return 2;
   }
 
   const validators = loadValidators(config.schemaDir ?? DEFAULT_SCHEMA_DIR);
-  const rows = await runScenarios(config, scenarios, validators);
+  const rows = await runScenarios(config, auth, scenarios, validators);
   await writeReport(config.reportFile, rows);
   const failures = rows.filter(isApplicableFailure).length;
   log.info(`${rows.length - failures}/${rows.length} rows without applicable failure; done ${Math.round(performance.now())} ms after process start`);
   return failures > 0 ? 1 : 0;
 }
 
-async function runScenarios(config: ClientConfig, scenarios: Scenario[], validators: ProtocolValidators): Promise<ReportRow[]> {
+async function runScenarios(config: ClientConfig, auth: ClientAuth, scenarios: Scenario[], validators: ProtocolValidators): Promise<ReportRow[]> {
   const failAll = (error: string): ReportRow[] => scenarios.map((s) => failedRow(s, error));
 
   let channel: AhpChannel;
   if (config.transport === 'http') {
     // Loaded on demand: undici is the most expensive import and stdio runs never need it.
-    const { HttpChannel } = await import('./lib/http-channel.ts');
-    channel = new HttpChannel(config.endpoint!, config.auth);
+    const [{ HttpChannel }, { ClientCredentials }] = await Promise.all([import('./lib/http-channel.ts'), import('./lib/client-credentials.ts')]);
+    channel = new HttpChannel(config.endpoint!, new ClientCredentials(auth));
   } else {
     const stdio = StdioChannel.spawn({
       command: config.serverCommand!,

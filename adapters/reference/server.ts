@@ -4,18 +4,20 @@
 //   node --import tsx server.ts --config /abs/server-config.json
 //
 // Exit codes: 0 after /shutdown, SIGTERM/SIGINT or (stdio) end of stdin; 1 on an unexpected
-// failure; 2 on a bad config or scenario file; 3 when the auth mode is not supported.
+// failure; 2 on a bad config (including a bad `auth` object) or scenario file; 3 when the auth mode
+// does not apply to the transport (stdio with any mode but none).
 
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { serverAuthSupport } from './auth.ts';
+import { AuthConfigError, prepareServerAuth, type ServerAuth } from './auth.ts';
 import { writeJsonAtomic } from './lib/atomic-write.ts';
 import { Barriers } from './lib/barriers.ts';
 import { AdapterConfigError, configPathFromArgs, loadServerConfig, type ServerConfig } from './lib/config.ts';
 import { createControlServer } from './lib/control-server.ts';
 import { dispatchText, type ServerState } from './lib/dispatch.ts';
 import { createAhpHttpServer } from './lib/http-binding.ts';
+import { newAuthStats } from './lib/request-auth.ts';
 import { errorEnvelope, INVALID_REQUEST } from './lib/jsonrpc.ts';
 import { createLog, errorText, keepStdoutForProtocol } from './lib/log.ts';
 import { readLines } from './lib/ndjson.ts';
@@ -45,13 +47,24 @@ function readConfig(): ServerConfig {
   }
 }
 
-function listen(server: Server): Promise<string> {
+function prepareAuth(config: ServerConfig): ServerAuth {
+  try {
+    const plan = prepareServerAuth(config.transport, config.auth);
+    if (plan.kind !== 'supported') fail(3, `refusing to start: ${plan.reason}`);
+    return plan.auth;
+  } catch (error) {
+    if (error instanceof AuthConfigError) fail(2, `bad config: ${error.message}`);
+    throw error;
+  }
+}
+
+function listen(server: Server, scheme: 'http' | 'https' = 'http'): Promise<string> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       server.off('error', reject);
       const { port } = server.address() as AddressInfo;
-      resolve(`http://127.0.0.1:${port}`);
+      resolve(`${scheme}://127.0.0.1:${port}`);
     });
   });
 }
@@ -59,8 +72,8 @@ function listen(server: Server): Promise<string> {
 async function main(): Promise<void> {
   const config = readConfig();
 
-  const support = serverAuthSupport(config.transport, config.auth);
-  if (support.kind !== 'supported') fail(3, `refusing to start: ${support.reason}`);
+  const auth = prepareAuth(config);
+  const authStats = newAuthStats();
 
   let scenarios: Map<string, Scenario>;
   try {
@@ -101,6 +114,7 @@ async function main(): Promise<void> {
   const control = createControlServer({
     receipts: state.receipts,
     barriers: state.barriers,
+    authStats,
     log,
     shutdown: () => shutdown(0, 'POST /shutdown'),
   });
@@ -109,9 +123,9 @@ async function main(): Promise<void> {
 
   let endpoint: string | null = null;
   if (config.transport === 'http') {
-    const ahp = createAhpHttpServer(state, config.auth);
-    servers.push(ahp);
-    endpoint = await listen(ahp);
+    const ahp = createAhpHttpServer(state, auth, authStats);
+    servers.push(ahp.server);
+    endpoint = await listen(ahp.server, ahp.scheme);
   } else {
     serveStdio(state, () => shutdown(0, 'end of stdin'));
   }

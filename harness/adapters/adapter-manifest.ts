@@ -4,7 +4,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 
-import { describeValue as describe, parseJsonText } from '../config/load-config.ts';
+import { describeValue as describe, parseJsonText } from '../protocol/json-text.ts';
 import type { AdapterManifest, LoadedAdapter } from './types.ts';
 
 /** An adapter problem. The message names the file, the field and what was expected. */

@@ -25,6 +25,12 @@ export interface StartHttpServerOptions {
   authSettings?: Record<string, unknown>;
   /** Absolute scenario file the server answers from. */
   scenarioFile: string;
+  /**
+   * Absolute directory of draft JSON Schemas (the config's `schemas`), passed as the server config's
+   * optional `schemaDir` key so an adapter that honours it validates with the configured schemas.
+   * Omitted from the server config when undefined.
+   */
+  schemaDir?: string;
   /** Parent folder for the server's fresh temp dir. Default: the OS temp dir. */
   workDir?: string;
   /** Startup watchdog: readiness file + /health. */
@@ -77,6 +83,7 @@ export async function startHttpServer(options: StartHttpServerOptions): Promise<
     readinessFile,
     scenarioFile: options.scenarioFile,
     auth: { ...options.authSettings, mode: auth },
+    ...(options.schemaDir === undefined ? {} : { schemaDir: options.schemaDir }),
   });
 
   const fail = (stage: ServerStartStage, kind: string, pid: number | undefined, message: string, cause?: unknown): ServerStartError =>

@@ -15,7 +15,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { describeValue as describe, parseJsonText } from '../config/load-config.ts';
+import { describeValue as describe, parseJsonText } from '../protocol/json-text.ts';
 import type { ProcessExit } from './launch.ts';
 import type { Readiness } from './types.ts';
 

@@ -26,6 +26,7 @@ import {
   type SchemaCheck,
   type Validate,
 } from './validator-types.ts';
+import { parseJsonText } from './json-text.ts';
 
 const Ajv2020 = Ajv2020Module.default;
 const standaloneCode = standaloneModule.default;
@@ -135,18 +136,15 @@ function readDirectory(dir: string): DirectoryContents {
     if (!fs.statSync(file).isFile()) continue;
     const text = fs.readFileSync(file, 'utf8');
     hash.update(`${name}\0${text.length}\0${text}\0`);
-    let value: unknown;
-    try {
-      value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    } catch (error) {
-      const where = locateJsonError(text);
-      const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const parsed = parseJsonText(text);
+    if (!parsed.ok) {
       throw new SchemaLoadError(
-        `Schema file ${file} is not valid JSON: syntax error at line ${where.line}, column ${where.column} ` +
-          `(offset ${where.offset}): ${detail}`,
+        `Schema file ${file} is not valid JSON: syntax error at line ${parsed.line}, column ${parsed.column} ` +
+          `(offset ${parsed.offset}): ${parsed.reason}`,
         file,
       );
     }
+    const value = parsed.value;
     // Only JSON Schemas take part (the canonical directory also holds e.g. manifest.json).
     if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
     const id = (value as Record<string, unknown>)['$id'];
@@ -399,144 +397,4 @@ function formatError(error: ErrorObject): string {
     detail += ` ${JSON.stringify(params['allowedValue'])}`;
   }
   return `${where}: ${detail} [${error.keyword} at ${error.schemaPath}]`;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// JSON syntax error location (Node 20's JSON.parse messages do not always carry a position)
-
-export interface JsonErrorLocation {
-  offset: number;
-  line: number;
-  column: number;
-}
-
-/** Offset, 1-based line and column of the first JSON syntax error in `text`. */
-export function locateJsonError(text: string): JsonErrorLocation {
-  const offset = firstSyntaxErrorOffset(text);
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text[i] === '\n') {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { offset, line, column: offset - lineStart + 1 };
-}
-
-class JsonSyntax {
-  constructor(readonly offset: number) {}
-}
-
-function firstSyntaxErrorOffset(text: string): number {
-  let i = 0;
-  const fail = (): never => {
-    throw new JsonSyntax(i);
-  };
-  const space = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
-  };
-  const literal = (word: string): void => {
-    for (const ch of word) {
-      if (text[i] !== ch) fail();
-      i++;
-    }
-  };
-  const string = (): void => {
-    i++; // opening quote
-    for (;;) {
-      if (i >= text.length) fail();
-      const ch = text[i] as string;
-      if (ch === '"') {
-        i++;
-        return;
-      }
-      if (ch < ' ') fail();
-      if (ch === '\\') {
-        i++;
-        const esc = text[i];
-        if (esc === 'u') {
-          i++;
-          for (let k = 0; k < 4; k++) {
-            if (!/[0-9a-fA-F]/.test(text[i] ?? '')) fail();
-            i++;
-          }
-          continue;
-        }
-        if (esc === undefined || !'"\\/bfnrt'.includes(esc)) fail();
-      }
-      i++;
-    }
-  };
-  const number = (): void => {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i));
-    if (!match || match[0] === '' || match[0] === '-') fail();
-    i += (match as RegExpExecArray)[0].length;
-  };
-  const value = (): void => {
-    space();
-    const ch = text[i];
-    if (ch === '{') {
-      i++;
-      space();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
-        space();
-        if (text[i] !== '"') fail();
-        string();
-        space();
-        if (text[i] !== ':') fail();
-        i++;
-        value();
-        space();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === '}') {
-          i++;
-          return;
-        }
-        fail();
-      }
-    } else if (ch === '[') {
-      i++;
-      space();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        value();
-        space();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === ']') {
-          i++;
-          return;
-        }
-        fail();
-      }
-    } else if (ch === '"') string();
-    else if (ch === 't') literal('true');
-    else if (ch === 'f') literal('false');
-    else if (ch === 'n') literal('null');
-    else if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) number();
-    else fail();
-  };
-  try {
-    if (text.charCodeAt(0) === 0xfeff) i = 1;
-    value();
-    space();
-    if (i < text.length) fail();
-    return text.length;
-  } catch (error) {
-    if (error instanceof JsonSyntax) return error.offset;
-    throw error;
-  }
 }

@@ -8,13 +8,15 @@
 // HTTP: the server is already running (spec.httpServer). Receipts = GET /receipts after the run minus
 // before it, so the caller must serialise runs per server: wrap the call in withServerLock(handle, …).
 // Stdio: the client spawns the server through harness/runs/stdio-relay.mjs, which snapshots receipts
-// to a file before forwarding each scenario's response; the last snapshot is this run's receipts.
+// to a file before forwarding each scenario's response; the last snapshot is this run's receipts. The
+// relay also records every response it forwarded, paired with the request it answers (by order): the
+// run's `responses`, so verification can tell a scripted response from one the server made up.
 
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { parseJsonText } from '../config/load-config.ts';
+import { parseJsonText } from '../protocol/json-text.ts';
 import { receipts as getReceipts, receiptScenarioId, release } from '../adapters/control-client.ts';
 import { writePrivateJson } from '../adapters/private-json.ts';
 import { launch, SpawnError, type LaunchedProcess, type ProcessExit } from '../adapters/launch.ts';
@@ -52,6 +54,7 @@ export interface RunFiles {
   serverLog: string;
   relayLog: string;
   receiptsFile: string;
+  responsesFile: string;
   pidFile: string;
 }
 
@@ -73,6 +76,7 @@ function runFiles(dir: string): RunFiles {
     serverLog: at('server.log'),
     relayLog: at('relay.log'),
     receiptsFile: at('receipts.json'),
+    responsesFile: at('responses.ndjson'),
     pidFile: at('relay-pids.json'),
   };
 }
@@ -121,6 +125,7 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
     scenarioFile: files.scenarioFile,
     reportFile: files.reportFile,
     auth: { ...opts.authSettings, mode: auth },
+    schemaDir: spec.schemasDir,
   };
   if (transport === 'http') {
     clientConfig.endpoint = spec.httpServer!.endpoint;
@@ -134,6 +139,7 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
       readinessFile: files.readinessFile,
       scenarioFile: spec.serverScenarioFile,
       auth: { ...opts.serverAuthSettings, mode: auth },
+      schemaDir: spec.schemasDir,
     });
     writePrivateJson(files.relaySpec, {
       command: spec.server.manifest.server,
@@ -141,6 +147,7 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
       serverLogFile: files.serverLog,
       relayLogFile: files.relayLog,
       receiptsFile: files.receiptsFile,
+      responsesFile: files.responsesFile,
       pidFile: files.pidFile,
       expectedIds: spec.scenarios.map((s) => s.id),
       readinessTimeoutMs: spec.watchdogs.startupMs,
@@ -246,17 +253,54 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
       'receipts snapshot',
     );
     if (snapshot !== undefined) {
-      const value = snapshot as { requests?: unknown; error?: unknown; stage?: unknown };
+      const value = snapshot as { requests?: unknown; error?: unknown; stage?: unknown; kind?: unknown };
       if (Array.isArray(value.requests)) receipts = value.requests;
       else if (typeof value.error === 'string') {
-        fail(value.stage === 'startup' ? 'startup' : 'receipts', 'relay', `server "${spec.server.name}" via the stdio relay: ${value.error}; see ${files.relayLog} and ${files.serverLog}`);
+        const kind = typeof value.kind === 'string' && /^[a-z-]+$/.test(value.kind) ? value.kind : 'relay';
+        fail(value.stage === 'startup' ? 'startup' : 'receipts', kind, `server "${spec.server.name}" via the stdio relay: ${value.error}; see ${files.relayLog} and ${files.serverLog}`);
       } else {
         fail('receipts', 'invalid', `server "${spec.server.name}": receipts snapshot ${files.receiptsFile}: field "requests": expected an array`);
       }
     }
   }
 
-  return outcome({ report, receipts, exitCode: exit.code, signal: exit.signal, timedOut });
+  // ----- forwarded responses (stdio) ------------------------------------------------------------------
+  let responses: unknown[] | undefined;
+  if (transport === 'stdio' && !failures.some((f) => f.stage === 'spawn')) {
+    responses = readResponseRecords(files.responsesFile, (kind, message) =>
+      fail('receipts', kind, `server "${spec.server.name}" via the stdio relay: ${message}; see ${files.relayLog}`),
+    );
+  }
+
+  return outcome({ report, receipts, exitCode: exit.code, signal: exit.signal, timedOut, ...(responses === undefined ? {} : { responses }) });
+}
+
+/**
+ * Reads the relay's NDJSON response record (see stdio-relay.mjs). A last line without its newline
+ * (a relay killed mid-write) is ignored; a missing file or a garbled complete line is reported
+ * through `onFail` and yields undefined.
+ */
+function readResponseRecords(file: string, onFail: (kind: string, message: string) => void): unknown[] | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    onFail('responses', `response record ${file} ${code === 'ENOENT' ? 'was not written' : `cannot be read (${code})`}`);
+    return undefined;
+  }
+  const lines = text.split('\n');
+  lines.pop(); // '' after the last newline, or an incomplete last record
+  const records: unknown[] = [];
+  for (const [index, line] of lines.entries()) {
+    const parsed = parseJsonText(line);
+    if (!parsed.ok) {
+      onFail('responses', `response record ${file} line ${index + 1} is not valid JSON ${parsed.where}`);
+      return undefined;
+    }
+    records.push(parsed.value);
+  }
+  return records;
 }
 
 /** Reads a JSON file; reports "missing" / "invalid-json" through `onFail` and returns undefined. */

@@ -3,7 +3,7 @@
 // Plain ESM JavaScript so it starts fast under plain `node`. The client is given
 //   serverCommand = [node, stdio-relay.mjs, '--relay', RELAY_SPEC_JSON]
 // and appends `--config SERVER_CONFIG` itself. The relay spec (written by harness/runs/client-run.ts):
-//   { command: string[], cwd, serverLogFile, relayLogFile, receiptsFile, pidFile,
+//   { command: string[], cwd, serverLogFile, relayLogFile, receiptsFile, responsesFile?, pidFile,
 //     expectedIds: string[], readinessTimeoutMs, controlTimeoutMs, graceMs }
 //
 // - Spawns `command + --config SERVER_CONFIG` in `cwd`, in its own process group, stderr → serverLogFile,
@@ -21,6 +21,17 @@
 //   output) as {error, stage:"startup"|"receipts"} unless a snapshot already exists, and logged to
 //   relayLogFile. A server command that cannot be spawned is recorded as {relayPid, spawnError} in
 //   pidFile.
+// - Records every response line it forwards to responsesFile (NDJSON, one record appended per line,
+//   created empty at start), so the harness can check that the client saw each scenario's scripted
+//   response and not one the server made up. A response is paired with the oldest request the client
+//   sent that is still unanswered (the stdio binding allows one outstanding request), never by its own
+//   id, because scripted responses may carry a deliberately wrong id. Records:
+//     {requestId, method, response}         the parsed response line to that request
+//     {requestId, method, invalidJson:true} a line that is not JSON
+//     {unsolicited:true, response | invalidJson:true}  a line while no request was pending
+//     {overflow:true}                       written once when the file reaches its size bound; no
+//                                           records follow
+//   Requests are lines with a string `method` and an `id` key; notifications (no id) get no response.
 // - When the client closes stdin or dies: close the server's stdin, wait graceMs, SIGTERM the
 //   server's group, SIGKILL after graceMs, exit. When the server exits first: SIGKILL what is left of
 //   its group and exit with its code (1 for a signal exit).
@@ -156,8 +167,15 @@ function controlEndpoint() {
     const poll = setInterval(check, 25);
     const timer = setTimeout(() => {
       log(`startup: readiness file ${readinessFile} not usable within ${timeoutMs} ms; no receipts can be taken`);
+      // The startup watchdog is the run's verdict on this server: record it and end the server, so
+      // the client fails now instead of waiting out its run watchdog on a server that never came up.
+      recordStartupFailure('timeout', `startup watchdog fired after ${timeoutMs} ms: readiness file ${readinessFile} was not written`);
       finish(null);
+      killServerGroup('SIGTERM');
+      setTimeout(() => killServerGroup('SIGKILL'), graceMs).unref();
     }, timeoutMs);
+    const stopOnExit = () => finish(null);
+    server.once('exit', stopOnExit);
     try {
       watcher = watch(path.dirname(readinessFile), check);
       watcher.on('error', () => undefined);
@@ -172,6 +190,18 @@ controlEndpoint(); // start watching right away
 
 let snapshots = 0;
 let haveGoodSnapshot = false;
+
+/** A server that never became ready: the receipts file carries the startup failure instead. */
+let startupFailed = false;
+function recordStartupFailure(kind, problem) {
+  if (startupFailed || haveGoodSnapshot) return;
+  startupFailed = true;
+  try {
+    writeAtomic(spec.receiptsFile, `${JSON.stringify({ error: problem, stage: 'startup', kind })}\n`);
+  } catch (error) {
+    log(`cannot write the receipts file: ${error.message}`);
+  }
+}
 async function snapshot(reason, timeoutMs = spec.controlTimeoutMs ?? 5000) {
   const endpoint = await controlEndpoint();
   let problem;
@@ -232,6 +262,55 @@ function lineId(buffer) {
   return undefined;
 }
 
+// ----- the response record (see the header) -----------------------------------------------------------
+const MAX_RESPONSE_RECORD_BYTES = 64 * 1024 * 1024;
+const pendingRequests = []; // {id, method} of requests sent and not yet answered, oldest first
+let responseRecordBytes = 0;
+let responseRecordFull = false;
+if (spec.responsesFile) {
+  try {
+    writeFileSync(spec.responsesFile, '', { mode: 0o600 });
+  } catch (error) {
+    log(`cannot create the responses file: ${error.message}`);
+  }
+}
+
+function noteRequest(buffer) {
+  let value;
+  try {
+    value = JSON.parse(buffer.toString('utf8'));
+  } catch {
+    return; // the server answers a line it cannot parse (if at all) with an error: not a scenario's
+  }
+  if (value && typeof value === 'object' && !Array.isArray(value) && typeof value.method === 'string' && 'id' in value) {
+    pendingRequests.push({ id: value.id, method: value.method });
+  }
+}
+
+function recordResponse(buffer) {
+  let record;
+  const request = pendingRequests.shift();
+  const pairing = request === undefined ? { unsolicited: true } : { requestId: request.id, method: request.method };
+  try {
+    record = { ...pairing, response: JSON.parse(buffer.toString('utf8')) };
+  } catch {
+    record = { ...pairing, invalidJson: true };
+  }
+  if (!spec.responsesFile || responseRecordFull) return;
+  let line = `${JSON.stringify(record)}\n`;
+  if (responseRecordBytes + Buffer.byteLength(line) > MAX_RESPONSE_RECORD_BYTES) {
+    responseRecordFull = true;
+    line = `${JSON.stringify({ overflow: true })}\n`;
+    log(`responses: the record reached ${MAX_RESPONSE_RECORD_BYTES} bytes; later responses are not recorded`);
+  }
+  try {
+    appendFileSync(spec.responsesFile, line, { mode: 0o600 });
+    responseRecordBytes += Buffer.byteLength(line);
+  } catch (error) {
+    log(`cannot append to the responses file: ${error.message}`);
+  }
+}
+
 // ----- client stdin → server stdin (byte for byte; ids noted on the side) -------------------------
 let inputRest = Buffer.alloc(0);
 let clientGone = false;
@@ -245,6 +324,7 @@ process.stdin.on('data', (chunk) => {
     inputRest = inputRest.subarray(newline + 1);
     const parsed = lineId(line);
     if (parsed && parsed.id !== null) sentIds.add(parsed.id);
+    noteRequest(line);
   }
 });
 process.stdin.on('end', () => void clientClosed('the client closed stdin'));
@@ -302,9 +382,11 @@ async function pump() {
       if (parsed && parsed.isResponse && (parsed.id === null || expectedIds.has(parsed.id) || !sentIds.has(parsed.id))) {
         await snapshot(`before response ${parsed.id}`);
       }
+      recordResponse(line);
       await forward(line);
     }
   }
+  if (rest.length > 0) recordResponse(rest);
   await forward(rest);
 }
 
@@ -314,7 +396,9 @@ server.once('exit', async (code, signal) => {
   serverExited = true;
   killServerGroup('SIGKILL'); // leftovers of the server's group
   await pumped;
-  log(`server exited (${signal ? `signal ${signal}` : `code ${code}`})`);
+  const how = signal ? `signal ${signal}` : `code ${code}`;
+  log(`server exited (${how})`);
+  if (!readinessSeen()) recordStartupFailure('exited', `server exited with ${how} before writing its readiness file ${readinessFile}`);
   process.stdout.end(() => process.exit(signal ? 1 : (code ?? 1)));
   setTimeout(() => process.exit(signal ? 1 : (code ?? 1)), 1000).unref();
 });

@@ -14,6 +14,11 @@ export interface ClientRunSpec {
   httpServer?: ServerHandle;
   /** Path of the full scenario file the server was (or will be) started with. */
   serverScenarioFile: string;
+  /**
+   * Absolute directory of draft JSON Schemas (the config's `schemas`). Passed to the client config
+   * and, over stdio, to the server config as the optional `schemaDir` key (adapters that do not
+   * validate with a schema directory ignore it).
+   */
   schemasDir: string;
   watchdogs: { startupMs: number; runMs: number };
 }
@@ -33,6 +38,15 @@ export interface ClientRunOutcome {
   report: unknown;
   /** Requests the server received during this run, in arrival order. Undefined when unavailable. */
   receipts: unknown[] | undefined;
+  /**
+   * Stdio only: the stdio relay's records of every response line it forwarded to the client, in
+   * order, each paired with the request it answers by the order requests were sent (never by the
+   * response's own id): `{requestId, method, response}` or `{requestId, method, invalidJson: true}`;
+   * `{unsolicited: true, ...}` for a line while no request was pending; `{overflow: true}` once the
+   * record reached its size bound. Undefined for HTTP runs and when the record is unavailable (a
+   * run failure then says why).
+   */
+  responses?: unknown[];
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
-import { describeValue, parseJsonText } from '../config/load-config.ts';
+import { describeValue, parseJsonText } from '../protocol/json-text.ts';
 import type { Scenario, ScenarioFile } from './types.ts';
 
 /** A scenario file problem. The message names the file, the JSON path and what was expected. */

@@ -36,6 +36,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const groups = planMatrix(config, adapters);
 
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'ahp-core-'));
+  // Ctrl-C makes vitest exit without running teardown; the temp dir must not outlive the run then
+  // either (the supervisors already end the processes when this process goes away).
+  const removeRunDir = (): void => rmSync(runDir, { recursive: true, force: true });
+  process.once('exit', removeRunDir);
   const logDir = path.join(config.reports, 'logs');
   const servers: Record<string, ProvidedServer> = {};
   const handles = new Map<string, ServerHandle>();
@@ -54,7 +58,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const startOptions = new Map(
     needed.map(({ adapter, auth, key }) => [
       key,
-      { adapter, auth, scenarioFile, workDir: runDir, startupMs: config.watchdogs.startupMs },
+      { adapter, auth, scenarioFile, schemaDir: config.schemas, workDir: runDir, startupMs: config.watchdogs.startupMs },
     ]),
   );
   await boundedAll(
@@ -82,7 +86,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await Promise.all([...handles.values()].map((handle) => stopHttpServer(handle)));
     await stopAll(1000);
-    rmSync(runDir, { recursive: true, force: true });
+    process.removeListener('exit', removeRunDir);
+    removeRunDir();
   };
 }
 

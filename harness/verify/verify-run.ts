@@ -47,6 +47,7 @@ export function verifyRun(outcome: ClientRunOutcome, scenarios: Scenario[], clie
   });
   checkExit(outcome, reportRows, integrity);
   checkReceipts(outcome.receipts, applicable, scenarios, integrity);
+  if (outcome.responses !== undefined) checkResponses(outcome.responses, applicable, integrity);
 
   const rows = new Map<string, RowVerdict>();
   for (const scenario of scenarios) {
@@ -164,6 +165,79 @@ function checkReceipts(receipts: unknown[] | undefined, applicable: Scenario[], 
     if (count !== 1) {
       integrity.push(`[receipts/count] the server received the exact request of "${scenario.id}" ${count} time(s), expected exactly once`);
     }
+  }
+}
+
+/** One record of the stdio relay (see ClientRunOutcome.responses), read defensively. */
+type ResponseRecord =
+  | { kind: 'answer'; requestId: unknown; method: unknown; response: unknown; invalidJson: boolean }
+  | { kind: 'unsolicited'; invalidJson: boolean }
+  | { kind: 'overflow' }
+  | { kind: 'unknown' };
+
+function responseRecord(value: unknown): ResponseRecord {
+  if (!isJsonObject(value)) return { kind: 'unknown' };
+  if (value.overflow === true) return { kind: 'overflow' };
+  if (value.unsolicited === true) return { kind: 'unsolicited', invalidJson: value.invalidJson === true };
+  if (!('requestId' in value)) return { kind: 'unknown' };
+  const invalidJson = value.invalidJson === true;
+  if (!invalidJson && !('response' in value)) return { kind: 'unknown' };
+  return { kind: 'answer', requestId: value.requestId, method: value.method, response: value.response, invalidJson };
+}
+
+/**
+ * Stdio: each applicable scenario must have had exactly one response forwarded to the client, and it
+ * must be the scenario's scripted response (JSON-equal). Otherwise a client that "rejected" a
+ * negative row may have rejected an error or a repaired response the server made up. Responses are
+ * matched to scenarios by the request they answer (the relay pairs them by order), never by their own
+ * id; capability discovery is left out.
+ */
+function checkResponses(responses: unknown[], applicable: Scenario[], integrity: string[]): void {
+  const records = responses.map(responseRecord);
+  const answers = records.filter(
+    (r): r is Extract<ResponseRecord, { kind: 'answer' }> => r.kind === 'answer' && r.method !== 'hooks/capabilities',
+  );
+  const overflow = records.some((r) => r.kind === 'overflow');
+  const unsolicited = records.filter((r) => r.kind === 'unsolicited');
+  const unknown = records.filter((r) => r.kind === 'unknown').length;
+  if (unknown > 0) integrity.push(`[responses/shape] ${unknown} record(s) of the stdio relay's response record are not in its format`);
+  if (unsolicited.length > 0) {
+    const garbled = unsolicited.filter((r) => r.invalidJson).length;
+    integrity.push(
+      `[responses/unexpected] the server wrote ${unsolicited.length} stdout line(s) while no request was waiting for a response` +
+        (garbled > 0 ? ` (${garbled} of them not valid JSON)` : ''),
+    );
+  }
+  if (answers.length === 0 && applicable.length > 1) {
+    // Nothing came back at all (a server that never got going): one line says it.
+    const why = overflow ? ' (the relay stopped recording at its size bound)' : '';
+    integrity.push(`[responses/missing] no response from the server to any of the ${applicable.length} selected scenarios was forwarded to the client${why}`);
+    return;
+  }
+
+  const used = new Set<number>();
+  const counts = new Map<string, number>();
+  for (const scenario of applicable) {
+    const index = answers.findIndex((a, i) => !used.has(i) && jsonEqual(a.requestId, scenario.request.id));
+    if (index < 0) {
+      const why = overflow ? ' (the relay stopped recording at its size bound)' : '';
+      integrity.push(`[responses/missing] no response from the server to "${scenario.id}" was forwarded to the client${why}`);
+      continue;
+    }
+    used.add(index);
+    counts.set(scenario.id, 1);
+    const answer = answers[index]!;
+    if (answer.invalidJson || !jsonEqual(answer.response, scenario.response)) {
+      integrity.push(`[responses/mismatch] the server's response to "${scenario.id}" is not the scenario's scripted response`);
+    }
+  }
+  // An answer left over for a scenario's request means that request was answered more than once.
+  answers.forEach((answer, i) => {
+    const scenario = used.has(i) ? undefined : applicable.find((s) => jsonEqual(s.request.id, answer.requestId));
+    if (scenario) counts.set(scenario.id, (counts.get(scenario.id) ?? 0) + 1);
+  });
+  for (const [id, count] of counts) {
+    if (count > 1) integrity.push(`[responses/count] the server's response to "${id}" was forwarded ${count} times, expected exactly once`);
   }
 }
 

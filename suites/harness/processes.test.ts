@@ -352,12 +352,20 @@ describe('HTTP server start/stop', () => {
   });
 
   test('a good server starts, passes /health, restarts when dead (ensureAlive) and stops cleanly', async () => {
-    const handle = await startHttpServer({ adapter: fixtureAdapter('process-fake-adapter'), auth: 'none', scenarioFile, workDir: tmp, startupMs: STARTUP_MS });
+    const handle = await startHttpServer({
+      adapter: fixtureAdapter('process-fake-adapter'),
+      auth: 'none',
+      scenarioFile,
+      schemaDir: tmp,
+      workDir: tmp,
+      startupMs: STARTUP_MS,
+    });
     expect(handle.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(JSON.parse(readFileSync(path.join(handle.workDir, 'server-config.json'), 'utf8'))).toMatchObject({
       transport: 'http',
       scenarioFile,
       auth: { mode: 'none' },
+      schemaDir: tmp,
     });
     expect(await receipts(handle.controlEndpoint)).toEqual([]);
     expect(await ensureAlive(handle)).toBe(handle);
@@ -481,6 +489,13 @@ describe('runClient', () => {
     expect(results.map((r) => r.id)).toEqual(['s-1', 's-2', 's-3']);
     expect(results[1]!.actual).toEqual(scenarios[1]!.response);
     expect(outcome.receipts).toEqual(scenarios.map((s) => s.request));
+    // Both configs name the configured schema directory (spec.schemasDir).
+    const runDir = path.dirname(outcome.logFiles[0]!);
+    for (const name of ['client-config.json', 'server-config.json']) {
+      expect(JSON.parse(readFileSync(path.join(runDir, name), 'utf8')), name).toMatchObject({ schemaDir: tmp });
+    }
+    // The relay recorded each forwarded response with the request it answered.
+    expect(outcome.responses).toEqual(scenarios.map((s) => ({ requestId: s.id, method: 'hooks/intercept', response: s.response })));
     expect(outcome.logFiles).toHaveLength(3);
     const pids = JSON.parse(readFileSync(path.join(path.dirname(outcome.logFiles[0]!), 'relay-pids.json'), 'utf8')) as {
       serverPid: number;

@@ -343,21 +343,35 @@ describe('reference server over http', () => {
     expect(result.stdout).toBe('');
   });
 
-  test('refuses a bad config (exit 2) and an auth mode it does not implement (exit 3)', async () => {
+  test('refuses a bad config (exit 2), a bad auth object (exit 2) and auth that does not apply (exit 3)', async () => {
     const readinessFile = path.join(workDir, 'never-ready.json');
     const bad = writeJson('server-bad.json', { transport: 'carrier-pigeon', readinessFile, scenarioFile: serverScenarioFile, auth: { mode: 'none' } });
-    const bearer = writeJson('server-bearer.json', {
+    // Every auth mode runs over HTTP (suites/harness/auth-*.test.ts); a bad auth object is a bad config.
+    const badAuth = writeJson('server-bad-auth.json', {
       transport: 'http',
+      readinessFile,
+      scenarioFile: serverScenarioFile,
+      auth: { mode: 'bearer', tokn: 'test-only-secret-token' },
+    });
+    // stdio relies on process trust only: any other mode does not apply.
+    const stdioBearer = writeJson('server-stdio-bearer.json', {
+      transport: 'stdio',
       readinessFile,
       scenarioFile: serverScenarioFile,
       auth: { mode: 'bearer', token: 'test-only-secret-token' },
     });
-    const [badResult, bearerResult] = await Promise.all([launch(ADAPTER.server, bad), launch(ADAPTER.server, bearer)]);
+    const [badResult, badAuthResult, stdioResult] = await Promise.all([
+      launch(ADAPTER.server, bad),
+      launch(ADAPTER.server, badAuth),
+      launch(ADAPTER.server, stdioBearer),
+    ]);
     expect(badResult.exitCode).toBe(2);
     expect(badResult.stderr).toMatch(/transport/);
-    expect(bearerResult.exitCode).toBe(3);
-    expect(bearerResult.stderr).toMatch(/auth mode bearer not supported/);
-    expect(bearerResult.stderr).not.toContain('test-only-secret-token');
+    expect(badAuthResult.exitCode).toBe(2);
+    expect(badAuthResult.stderr).toMatch(/"auth\.token" must be a non-empty string/);
+    expect(stdioResult.exitCode).toBe(3);
+    expect(stdioResult.stderr).toMatch(/auth mode bearer is inapplicable to stdio/);
+    expect(badAuthResult.stderr + stdioResult.stderr).not.toContain('test-only-secret-token');
     expect(() => readFileSync(readinessFile)).toThrow();
   });
 });
@@ -492,11 +506,17 @@ describe('reference client', () => {
     expect(readFileSync(reportFile, 'utf8')).not.toContain(String(port));
   });
 
-  test('unimplemented auth is unsupported (http) or inapplicable (stdio); bad configs and spawn failures are caught', async () => {
+  test('HTTP auth over stdio is inapplicable; bad configs (auth included) and spawn failures are caught', async () => {
     const httpReport = path.join(workDir, 'report-bearer-http.json');
     const stdioReport = path.join(workDir, 'report-bearer-stdio.json');
     const auth = { mode: 'bearer', token: 'test-only-secret-token' };
-    const httpConfig = writeJson('client-bearer-http.json', { transport: 'http', endpoint: 'http://127.0.0.1:9', scenarioFile: clientScenarioFile, reportFile: httpReport, auth });
+    const httpConfig = writeJson('client-bearer-http.json', {
+      transport: 'http',
+      endpoint: 'http://127.0.0.1:9',
+      scenarioFile: clientScenarioFile,
+      reportFile: httpReport,
+      auth: { mode: 'bearer', token: ['test-only-secret-token'] },
+    });
     const stdioConfig = writeJson('client-bearer-stdio.json', {
       transport: 'stdio',
       serverCommand: ADAPTER.server,
@@ -527,13 +547,15 @@ describe('reference client', () => {
     for (const row of readReport(spawnReport).results) {
       expect(row).toEqual({ id: row.id, status: 'failed', actual: null, error: 'spawn: server command failed to start (ENOENT)' });
     }
-    expect(httpResult.exitCode).toBe(0);
+    // A bad auth object is a bad config: exit 2, no report, and the value is never echoed.
+    expect(httpResult.exitCode).toBe(2);
+    expect(httpResult.stderr).toMatch(/"auth\.token" must be a non-empty string/);
+    expect(() => readFileSync(httpReport)).toThrow();
     expect(stdioResult.exitCode).toBe(0);
-    for (const row of readReport(httpReport).results) {
-      expect(row).toEqual({ id: row.id, status: 'unsupported', actual: null, error: 'auth mode bearer not supported by the reference client yet' });
+    for (const row of readReport(stdioReport).results) {
+      expect(row).toEqual({ id: row.id, status: 'inapplicable', actual: null, error: 'auth mode bearer is inapplicable to stdio (process trust only)' });
     }
-    for (const row of readReport(stdioReport).results) expect(row.status).toBe('inapplicable');
-    expect(readFileSync(httpReport, 'utf8') + httpResult.stderr + stdioResult.stderr).not.toContain('test-only-secret-token');
+    expect(httpResult.stderr + stdioResult.stderr).not.toContain('test-only-secret-token');
     expect(badResult.exitCode).toBe(2);
     expect(badResult.stderr).toMatch(/serverCommand/);
   });

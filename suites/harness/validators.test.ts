@@ -13,7 +13,6 @@ import {
   SchemaLoadError,
   clearValidatorMemo,
   loadValidators,
-  locateJsonError,
 } from '../../harness/protocol/load-validators.ts';
 import { ENTRY_POINT_FILES, type EntryPoint } from '../../harness/protocol/validator-types.ts';
 
@@ -241,20 +240,6 @@ describe('SchemaLoadError', () => {
     const error = loadError(() => loadValidators(dir, { cacheDir: false }));
     expect(error.message).toContain('effect-copy.schema.json');
     expect(error.message).toContain('effect.schema.json');
-  });
-});
-
-describe('locateJsonError', () => {
-  test.each([
-    ['{"a": }', 1, 7],
-    ['{\n  "a": 1,\n}', 3, 1],
-    ['[1, 2', 1, 6],
-    ['{"a": tru}', 1, 10],
-    ['', 1, 1],
-  ])('%j', (text, line, column) => {
-    expect(() => JSON.parse(text)).toThrow();
-    const where = locateJsonError(text);
-    expect([where.line, where.column]).toEqual([line, column]);
   });
 });
 

@@ -161,3 +161,85 @@ describe('verifyRun: the harness re-derives every verdict', () => {
     expect(verification.rows.get('p')?.reason).toContain('[report/missing] no report file');
   });
 });
+
+describe('verifyRun: over stdio the client must have seen the scripted responses', () => {
+  const discovery = {
+    requestId: 'capabilities-1',
+    method: 'hooks/capabilities',
+    response: { jsonrpc: '2.0', id: 'capabilities-1', result: { protocolVersion: 'draft', manifest: {} } },
+  };
+  /** What the relay records for an honest server: each scripted response, paired with its request. */
+  const honest = [discovery, ...all.map((s) => ({ requestId: s.request.id, method: s.request.method, response: s.response }))];
+  const stdio = (responses: unknown[], overrides: Partial<ClientRunOutcome> = {}): ClientRunOutcome =>
+    outcome({ language: 'ts', results: goodRows }, { spec: { server: 's', client: 'c', transport: 'stdio', auth: 'none' }, responses, ...overrides });
+  const integrity = (responses: unknown[], overrides: Partial<ClientRunOutcome> = {}): string[] =>
+    verifyRun(stdio(responses, overrides), all, 'ts').integrity;
+
+  test('an honest run passes, although a scripted response carries a deliberately wrong id', () => {
+    expect((negative.response as { id: string }).id).not.toBe(negative.request.id);
+    const verification = verifyRun(stdio(honest), all, 'ts');
+    expect(verification.integrity).toEqual([]);
+    expect([...verification.rows.values()].map((r) => r.verdict)).toEqual(['passed', 'passed', 'passed']);
+  });
+
+  test('a server error in place of the scripted response fails every row, even the "rejected" negative', () => {
+    const replaced = honest.map((r) =>
+      r.requestId === 'n' ? { ...r, response: { jsonrpc: '2.0', id: 'n', error: { code: -32603, message: 'internal error' } } } : r,
+    );
+    const verification = verifyRun(stdio(replaced), all, 'ts');
+    expect(verification.integrity).toEqual([`[responses/mismatch] the server's response to "n" is not the scenario's scripted response`]);
+    expect(verification.rows.get('n')?.verdict).toBe('failed');
+    expect(verification.rows.get('p')?.verdict).toBe('failed');
+  });
+
+  test('a repaired response (the wrong id corrected) and a line that is not JSON are mismatches', () => {
+    const repaired = honest.map((r) => (r.requestId === 'n' ? { ...r, response: { ...(negative.response as object), id: 'n' } } : r));
+    expect(integrity(repaired)).toEqual([`[responses/mismatch] the server's response to "n" is not the scenario's scripted response`]);
+    const garbled = honest.map((r) => (r.requestId === 'h' ? { requestId: 'h', method: 'hooks/intercept', invalidJson: true } : r));
+    expect(integrity(garbled)).toEqual([`[responses/mismatch] the server's response to "h" is not the scenario's scripted response`]);
+  });
+
+  test('a response that was never forwarded fails the run', () => {
+    const missing = honest.filter((r) => r.requestId !== 'h');
+    expect(integrity(missing)).toEqual(['[responses/missing] no response from the server to "h" was forwarded to the client']);
+    expect(integrity([...missing, { overflow: true }])).toEqual([
+      '[responses/missing] no response from the server to "h" was forwarded to the client (the relay stopped recording at its size bound)',
+    ]);
+    // A server that answered nothing at all gets one line, not one per scenario.
+    expect(integrity([discovery])).toEqual([
+      '[responses/missing] no response from the server to any of the 3 selected scenarios was forwarded to the client',
+    ]);
+  });
+
+  test('responses are matched by the request they answer, never by their own id', () => {
+    // The server answered "p" with the scripted response of "n", whose id is not "p" either.
+    const swapped = honest.map((r) => (r.requestId === 'p' ? { ...r, response: negative.response } : r));
+    expect(integrity(swapped)).toEqual([`[responses/mismatch] the server's response to "p" is not the scenario's scripted response`]);
+  });
+
+  test('a request answered twice and a response nobody asked for are integrity failures', () => {
+    const twice = [...honest, honest[2]!];
+    expect(integrity(twice)).toEqual([`[responses/count] the server's response to "n" was forwarded 2 times, expected exactly once`]);
+    const unsolicited = [...honest, { unsolicited: true, response: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } } }];
+    expect(integrity(unsolicited)).toEqual(['[responses/unexpected] the server wrote 1 stdout line(s) while no request was waiting for a response']);
+    const banner = [{ unsolicited: true, invalidJson: true }, ...honest];
+    expect(integrity(banner)).toEqual([
+      '[responses/unexpected] the server wrote 1 stdout line(s) while no request was waiting for a response (1 of them not valid JSON)',
+    ]);
+    expect(integrity([...honest, { something: 1 }])).toEqual([
+      "[responses/shape] 1 record(s) of the stdio relay's response record are not in its format",
+    ]);
+  });
+
+  test('capability discovery is left out, and rows the client could not run need no response', () => {
+    const oddDiscovery = [{ ...discovery, response: { jsonrpc: '2.0', id: 'capabilities-1', error: { code: 1, message: 'x' } } }, ...honest.slice(1)];
+    expect(integrity(oddDiscovery)).toEqual([]);
+    const rows = all.map((s) => ({ id: s.id, status: 'inapplicable', actual: null, error: 'stdio has no bearer auth' }));
+    const verification = verifyRun(stdio([discovery], { report: { language: 'ts', results: rows }, receipts: [] }), all, 'ts');
+    expect(verification.integrity).toEqual([]);
+  });
+
+  test('without a response record (HTTP) nothing is checked', () => {
+    expect(verifyRun(outcome({ language: 'ts', results: goodRows }), all, 'ts').integrity).toEqual([]);
+  });
+});

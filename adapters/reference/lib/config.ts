@@ -113,7 +113,7 @@ class Fields {
     if (!isObject(value)) this.fail('auth', 'must be an object {mode, ...}');
     const { mode, ...options } = value;
     if (!isAuthMode(mode)) this.fail('auth.mode', 'must be one of "none", "bearer", "oauth", "mtls", "workload"');
-    return { mode, options };
+    return { mode, options, baseDir: path.dirname(this.file) };
   }
 }
 

@@ -4,6 +4,8 @@
 //                     message bodies are ever stored, so headers and credentials cannot leak here.
 //   POST /release  {barrier} -> {released:barrier}  (remembered if it precedes the request)
 //   POST /shutdown -> {shuttingDown:true}, then the process closes everything and exits 0.
+//   GET  /auth-stats -> {tlsRejections, authRejections}  refusals of the AHP endpoint so far (counts
+//                     only: which TLS handshakes and which requests endpoint authentication refused).
 
 import { createServer, type Server } from 'node:http';
 
@@ -11,11 +13,13 @@ import type { Barriers } from './barriers.ts';
 import { isObject } from './config.ts';
 import { readBody, sendJson } from './http-body.ts';
 import type { Log } from './log.ts';
+import type { AuthStats } from './request-auth.ts';
 import type { JsonValue } from '../../../harness/protocol/json.ts';
 
 export interface ControlDeps {
   receipts: readonly JsonValue[];
   barriers: Barriers;
+  authStats: Readonly<AuthStats>;
   log: Log;
   /** Called after the /shutdown reply has been flushed. */
   shutdown: () => void;
@@ -32,6 +36,9 @@ export function createControlServer(deps: ControlDeps): Server {
         return;
       case 'GET /receipts':
         sendJson(response, 200, { requests: deps.receipts });
+        return;
+      case 'GET /auth-stats':
+        sendJson(response, 200, { tlsRejections: deps.authStats.tlsRejections, authRejections: deps.authStats.authRejections });
         return;
       case 'POST /release':
         void readBody(request, 64 * 1024).then((body) => {
@@ -57,7 +64,7 @@ export function createControlServer(deps: ControlDeps): Server {
         return;
       default: {
         request.resume();
-        const known = ['/health', '/receipts', '/release', '/shutdown'].includes(pathname);
+        const known = ['/health', '/receipts', '/release', '/shutdown', '/auth-stats'].includes(pathname);
         sendJson(response, known ? 405 : 404, { error: known ? `method ${method} not allowed` : 'not found' });
       }
     }

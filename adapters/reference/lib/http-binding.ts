@@ -4,24 +4,47 @@
 //   POST /capabilities  a hooks/capabilities JSON-RPC request, answered with its id
 // Scripted replies use status 200; requests the server refuses get a JSON-RPC error body with a
 // 4xx/5xx status, so a client can never mistake them for a scripted (negative) response.
+//
+// Endpoint authentication (lib/request-auth.ts) runs on both routes before anything is dispatched or
+// recorded; a refusal is a small JSON body {error, reason} with 401/403 (no JSON-RPC) and closes the
+// connection. In auth mode mtls the binding is HTTPS with requestCert + rejectUnauthorized: a client
+// without a certificate the configured CA verifies never completes the handshake (counted in
+// stats.tlsRejections).
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 
-import { checkRequestAuth, type AuthConfig } from '../auth.ts';
+import type { ServerAuth } from '../auth.ts';
 import { capabilitiesEnvelope, dispatchText, type EntryPoint, type ServerState } from './dispatch.ts';
 import { isJsonContentType, readBody, sendJson, sendJsonText } from './http-body.ts';
 import { errorEnvelope, INVALID_REQUEST } from './jsonrpc.ts';
+import { checkRequestAuth, type AuthStats } from './request-auth.ts';
 
-export function createAhpHttpServer(state: ServerState, auth: AuthConfig): Server {
-  return createServer((request, response) => {
-    handle(request, response, state, auth).catch((error: unknown) => {
+export interface AhpHttpServer {
+  server: Server;
+  scheme: 'http' | 'https';
+}
+
+export function createAhpHttpServer(state: ServerState, auth: ServerAuth, stats: AuthStats): AhpHttpServer {
+  const listener = (request: IncomingMessage, response: ServerResponse): void => {
+    handle(request, response, state, auth, stats).catch((error: unknown) => {
       state.log.error(`unexpected failure handling ${request.method} request: ${error instanceof Error ? error.message : String(error)}`);
       sendJson(response, 500, { error: 'internal error' });
     });
+  };
+  if (auth.mode !== 'mtls') return { server: createHttpServer(listener), scheme: 'http' };
+  const server = createHttpsServer(
+    { key: auth.tls.key, cert: auth.tls.cert, ca: auth.tls.ca, requestCert: true, rejectUnauthorized: true, minVersion: 'TLSv1.2' },
+    listener,
+  );
+  server.on('tlsClientError', (error: NodeJS.ErrnoException) => {
+    stats.tlsRejections++;
+    state.log.info(`refused a TLS handshake (${error.code ?? 'tls error'})`);
   });
+  return { server: server as unknown as Server, scheme: 'https' };
 }
 
-async function handle(request: IncomingMessage, response: ServerResponse, state: ServerState, auth: AuthConfig): Promise<void> {
+async function handle(request: IncomingMessage, response: ServerResponse, state: ServerState, auth: ServerAuth, stats: AuthStats): Promise<void> {
   const pathname = new URL(request.url ?? '/', 'http://ahp').pathname;
   const method = request.method ?? 'GET';
   if (pathname !== '/intercept' && pathname !== '/capabilities') {
@@ -29,11 +52,14 @@ async function handle(request: IncomingMessage, response: ServerResponse, state:
     return sendJson(response, 404, { error: 'not found' });
   }
 
-  const authorised = checkRequestAuth(auth, { transport: 'http', headers: request.headers, rawHeaders: request.rawHeaders });
+  const authorised = await checkRequestAuth(auth, request);
   if (!authorised.ok) {
+    stats.authRejections++;
     request.resume();
-    const headers: Record<string, string> = authorised.challenge ? { 'www-authenticate': authorised.challenge } : {};
-    return sendJson(response, authorised.status, { error: authorised.reason }, headers);
+    state.log.info(`refused ${method} ${pathname}: ${authorised.status} (${authorised.reason})`);
+    const headers: Record<string, string> = { connection: 'close' };
+    if (authorised.challenge) headers['www-authenticate'] = authorised.challenge;
+    return sendJson(response, authorised.status, { error: authorised.status === 401 ? 'unauthorized' : 'forbidden', reason: authorised.reason }, headers);
   }
 
   if (pathname === '/capabilities' && method === 'GET') {

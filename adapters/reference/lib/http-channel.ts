@@ -1,24 +1,28 @@
 // The client's HTTP binding: undici with its own Agent (closed at the end), redirects never
 // followed (undici's request() does not follow them; a 3xx is just a non-200 status), a wall-clock
-// watchdog per request and a bounded response body.
+// watchdog per request and a bounded response body. Credentials (lib/client-credentials.ts) are
+// attached only here, only to the event endpoint's own routes; mtls puts the client certificate and
+// the trusted CA on the Agent's TLS connections. A refused credential (401/403) or a failed handshake
+// is a transport failure: the row fails, it never counts as an expected error.
 
 import { Agent, request } from 'undici';
 
-import { clientRequestHeaders, type AuthConfig } from '../auth.ts';
 import type { AhpChannel, Received } from './channel.ts';
+import type { ClientCredentials } from './client-credentials.ts';
 
 const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 const CONNECT_TIMEOUT_MS = 10_000;
 
 export class HttpChannel implements AhpChannel {
-  private readonly agent = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS } });
+  private readonly agent: Agent;
   private readonly base: string;
 
   constructor(
     endpoint: string,
-    private readonly auth: AuthConfig,
+    private readonly credentials: ClientCredentials,
   ) {
     this.base = endpoint.endsWith('/') ? endpoint : `${endpoint}/`;
+    this.agent = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS, ...credentials.tlsConnectOptions() } });
   }
 
   discover(timeoutMs: number): Promise<Received> {
@@ -35,7 +39,9 @@ export class HttpChannel implements AhpChannel {
 
   private async send(method: 'GET' | 'POST', route: string, body: string | undefined, timeoutMs: number): Promise<Received> {
     const signal = AbortSignal.timeout(timeoutMs);
-    const headers: Record<string, string> = { accept: 'application/json', ...clientRequestHeaders(this.auth) };
+    const credential = await this.credentials.headers();
+    if (!credential.ok) return { ok: false, error: credential.error };
+    const headers: Record<string, string> = { accept: 'application/json', ...credential.headers };
     if (body !== undefined) headers['content-type'] = 'application/json';
     try {
       const response = await request(new URL(route, this.base), {

@@ -1,0 +1,341 @@
+// The core machinery against deliberately broken adapters (fixtures/broken-*/): the REAL `core` vitest
+// project runs as a child process against a JSON config, and we assert on vitest's JSON reporter output
+// that every row of a broken pairing fails with the precise label/text of what is broken, that the
+// reference→reference pairing of the same run still passes, that every process the fixtures recorded
+// is gone afterwards, and that the run left no `ahp-core-*` temp dir behind — also after Ctrl-C.
+
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+import {
+  fixtureAdapter,
+  groupRows,
+  killRecorded,
+  leftoverRunDirs,
+  prepareChildRun,
+  readJsonReport,
+  recordedPids,
+  referenceAdapter,
+  removeChildRun,
+  SELFTEST_SCENARIO_IDS,
+  startCoreChild,
+  survivorsAfter,
+  waitForRoles,
+  type ChildConfig,
+  type ChildRunDirs,
+  type JsonAssertion,
+} from './core-child-run.ts';
+
+const WATCHDOGS = { startupMs: 4000, runMs: 8000 };
+/** Bound for one whole child vitest run (boot + globalSetup + the 8 s watchdog runs + teardown). */
+const CHILD_TIMEOUT_MS = 45_000;
+/** Bound for recorded processes to disappear once the child has exited (zombie reaping included). */
+const GONE_MS = 5000;
+
+interface CompletedRun {
+  dirs: ChildRunDirs;
+  exitCode: number | undefined;
+  timedOut: boolean;
+  output: string;
+  rows: JsonAssertion[];
+  pids: Map<number, string>;
+  survivors: string[];
+  leftover: string[];
+}
+
+/** Runs the core project once for `config` and collects everything the tests below assert on. */
+async function runCore(name: string, config: ChildConfig): Promise<CompletedRun> {
+  const dirs = prepareChildRun(name, config);
+  const result = await startCoreChild(dirs, CHILD_TIMEOUT_MS);
+  const pids = recordedPids(dirs.pidDir);
+  const survivors = await survivorsAfter(pids, GONE_MS);
+  killRecorded([...pids.keys()]); // hygiene only: survivors are already recorded as a failure
+  let rows: JsonAssertion[] = [];
+  try {
+    rows = readJsonReport(dirs.outputFile);
+  } catch {
+    // asserted below, with the child's output
+  }
+  return {
+    dirs,
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    output: String(result.all ?? ''),
+    rows,
+    pids,
+    survivors,
+    leftover: leftoverRunDirs(dirs.tmpDir),
+  };
+}
+
+type Expectation =
+  | { kind: 'pass' }
+  /** Every row fails, and every failure message contains (or matches) every needle. */
+  | { kind: 'fail-all'; needles: Needle[] }
+  /** Exactly `failing` fail (each containing its needles); every other row passes. */
+  | { kind: 'fail-some'; failing: Record<string, Needle[]> };
+
+type Needle = string | RegExp;
+
+function expectGroup(run: CompletedRun, group: string, expectation: Expectation): void {
+  expect(run.rows.length, `the child wrote no JSON report rows; its output:\n${run.output.slice(-4000)}`).toBeGreaterThan(0);
+  const rows = groupRows(run.rows, group);
+  expect(rows.map((row) => row.title), `rows of ${group}`).toEqual([...SELFTEST_SCENARIO_IDS]);
+  for (const row of rows) {
+    const message = row.failureMessages.join('\n');
+    const failing =
+      expectation.kind === 'fail-all' ? expectation.needles : expectation.kind === 'fail-some' ? expectation.failing[row.title] : undefined;
+    if (failing === undefined) {
+      expect(row.status, `${row.fullName} should pass; it failed with:\n${message}`).toBe('passed');
+      continue;
+    }
+    expect(row.status, `${row.fullName} should fail`).toBe('failed');
+    for (const needle of failing) {
+      if (typeof needle === 'string') {
+        expect(message, `${row.fullName}: the failure message should contain ${JSON.stringify(needle)}`).toContain(needle);
+      } else {
+        expect(message, `${row.fullName}: the failure message should match ${String(needle)}`).toMatch(needle);
+      }
+    }
+  }
+}
+
+function expectClean(run: CompletedRun, roles: string[]): void {
+  expect(run.timedOut, `the child vitest run exceeded ${CHILD_TIMEOUT_MS} ms; its output:\n${run.output.slice(-4000)}`).toBe(false);
+  expect(run.exitCode, 'vitest exits 1 when some test failed').toBe(1);
+  // The pid check proves something only when the fixtures did record their processes.
+  expect(new Set(run.pids.values())).toEqual(new Set(roles));
+  expect(run.survivors, `processes still alive ${GONE_MS} ms after the child vitest exited`).toEqual([]);
+  expect(run.leftover, `temp dirs left in the child's TMPDIR ${run.dirs.tmpDir}`).toEqual([]);
+}
+
+describe('broken servers (one core run: each paired with the reference client over http and stdio)', () => {
+  const servers = ['silent', 'exit', 'garbled', 'hang', 'prints-text'];
+  let run: CompletedRun;
+
+  beforeAll(async () => {
+    run = await runCore('servers', {
+      adapters: [referenceAdapter(), ...servers.map((name) => fixtureAdapter(`broken-server-${name}`))],
+      pairings: [
+        { server: 'reference', client: 'reference' },
+        ...servers.map((name) => ({ server: `server-${name}`, client: 'reference' })),
+      ],
+      transports: ['http', 'stdio'],
+      watchdogs: WATCHDOGS,
+    });
+  }, CHILD_TIMEOUT_MS + GONE_MS + 10_000);
+  afterAll(() => {
+    if (run) removeChildRun(run.dirs);
+  });
+
+  test('no recorded process survives the run and no ahp-core-* temp dir is left', () => {
+    // Each broken server runs once per transport (http by globalSetup, stdio by the client through the
+    // relay), so a role may have several pids: every one of them must be gone.
+    expectClean(run, [
+      'server-silent',
+      'server-exit',
+      'server-garbled',
+      'server-hang',
+      'server-hang-inner',
+      'server-prints-text',
+      'server-prints-text-inner',
+    ]);
+  });
+
+  test('reference→reference still passes over http and stdio', () => {
+    expectGroup(run, 'reference→reference http/none', { kind: 'pass' });
+    expectGroup(run, 'reference→reference stdio/none', { kind: 'pass' });
+  });
+
+  test('http: a server that never writes readiness fails every row at startup, naming the watchdog', () => {
+    expectGroup(run, 'server-silent→reference http/none', {
+      kind: 'fail-all',
+      needles: ['[startup/timeout]', 'server adapter "server-silent"', `watchdog fired after ${WATCHDOGS.startupMs} ms`, 'was not written'],
+    });
+  });
+
+  test('http: a server that exits at start fails every row at startup, with its exit code', () => {
+    expectGroup(run, 'server-exit→reference http/none', {
+      kind: 'fail-all',
+      needles: ['[startup/exited]', 'server adapter "server-exit"', 'exited with code 3 before writing readiness file'],
+    });
+  });
+
+  test('http: a server with a garbled readiness file fails every row at startup, saying it is not JSON', () => {
+    expectGroup(run, 'server-garbled→reference http/none', {
+      kind: 'fail-all',
+      needles: ['[startup/garbled]', 'server adapter "server-garbled"', 'readiness file', 'is not valid JSON at line 1'],
+    });
+  });
+
+  test('http: a server that hangs on /intercept fails every row by the run watchdog', () => {
+    expectGroup(run, 'server-hang→reference http/none', {
+      kind: 'fail-all',
+      needles: ['[run/timeout]', `run watchdog fired after ${WATCHDOGS.runMs} ms`, "the client's process tree was killed"],
+    });
+  });
+
+  test('stdio: a server that hangs on hooks/intercept fails every row by the run watchdog', () => {
+    expectGroup(run, 'server-hang→reference stdio/none', {
+      kind: 'fail-all',
+      needles: ['[run/timeout]', `run watchdog fired after ${WATCHDOGS.runMs} ms`],
+    });
+  });
+
+  test('stdio: non-AHP text on stdout fails every row, saying a stdout line is not JSON', () => {
+    // The banner comes before the first JSON line, so discovery already fails and no intercept is sent:
+    // the precise diagnosis is the non-JSON line, not (only) the missing receipts/responses it causes.
+    expectGroup(run, 'server-prints-text→reference stdio/none', {
+      kind: 'fail-all',
+      needles: ['stdout', /not (valid )?JSON|non-JSON/i],
+    });
+  });
+
+  test('http: the same stdout text is only a log line over http, so that server passes', () => {
+    expectGroup(run, 'server-prints-text→reference http/none', { kind: 'pass' });
+  });
+
+  // Over stdio the reference client spawns the server (through the harness's relay), so a server that
+  // cannot start shows up differently: these ask for the same startup diagnosis as over http.
+  test('stdio: a server that never writes readiness fails every row at startup, naming the watchdog', () => {
+    expectGroup(run, 'server-silent→reference stdio/none', {
+      kind: 'fail-all',
+      needles: ['[startup/', 'readiness file', `${WATCHDOGS.startupMs} ms`],
+    });
+  });
+
+  test('stdio: a server that exits at start fails every row at startup, with its exit code', () => {
+    expectGroup(run, 'server-exit→reference stdio/none', { kind: 'fail-all', needles: ['[startup/', 'code 3'] });
+  });
+
+  test('stdio: a server with a garbled readiness file fails every row at startup, naming the readiness file', () => {
+    expectGroup(run, 'server-garbled→reference stdio/none', { kind: 'fail-all', needles: ['[startup/', 'readiness file'] });
+  });
+});
+
+describe('broken clients (one core run: each paired with the reference server over http)', () => {
+  const clients = ['no-report', 'no-contact', 'rejects-all', 'leaks-result', 'duplicate-row'];
+  let run: CompletedRun;
+
+  beforeAll(async () => {
+    run = await runCore('clients', {
+      adapters: [referenceAdapter(), ...clients.map((name) => fixtureAdapter(`broken-client-${name}`))],
+      pairings: [
+        { server: 'reference', client: 'reference' },
+        ...clients.map((name) => ({ server: 'reference', client: `client-${name}` })),
+      ],
+      transports: ['http'],
+      watchdogs: WATCHDOGS,
+    });
+  }, CHILD_TIMEOUT_MS + GONE_MS + 10_000);
+  afterAll(() => {
+    if (run) removeChildRun(run.dirs);
+  });
+
+  test('no recorded process survives the run and no ahp-core-* temp dir is left', () => {
+    expectClean(run, [
+      'client-no-report',
+      'client-no-report-inner',
+      'client-no-contact',
+      'client-rejects-all',
+      'client-leaks-result',
+      'client-leaks-result-inner',
+      'client-duplicate-row',
+      'client-duplicate-row-inner',
+    ]);
+  });
+
+  test('reference→reference still passes', () => {
+    expectGroup(run, 'reference→reference http/none', { kind: 'pass' });
+  });
+
+  test('a client that writes no report (and exits 0) fails every row', () => {
+    expectGroup(run, 'reference→client-no-report http/none', {
+      kind: 'fail-all',
+      needles: ['[report/missing]', 'client "client-no-report"', 'report file', 'was not written'],
+    });
+  });
+
+  test('a client that reports passed without contacting the server fails every row on the receipts', () => {
+    expectGroup(run, 'reference→client-no-contact http/none', {
+      kind: 'fail-all',
+      needles: ['[receipts/count]', 'the server received the exact request of', '0 time(s), expected exactly once'],
+    });
+  });
+
+  test('a client that reports {rejected:true} for everything fails every positive row', () => {
+    // The two negative rows do expect a rejection, so for them {rejected:true} is the right answer.
+    expectGroup(run, 'reference→client-rejects-all http/none', {
+      kind: 'fail-some',
+      failing: {
+        'permission.allow': ['actual result differs from expected', 'decision: expected "allow" but the key is missing'],
+        'permission.deny-discards-candidate': ['actual result differs from expected', 'decision: expected "deny" but the key is missing'],
+        'return.structured-value': ['actual result differs from expected', 'decision: expected "allow" but the key is missing'],
+        'permission.ask-stays-pending': ['actual result differs from expected', 'decision: expected "ask" but the key is missing'],
+      },
+    });
+  });
+
+  test('a client that leaks a discarded return value through a deny fails that row: result not asserted', () => {
+    expectGroup(run, 'reference→client-leaks-result http/none', {
+      kind: 'fail-some',
+      failing: {
+        'permission.deny-discards-candidate': ['result: not asserted by the scenario, yet present as {"cached":true}'],
+      },
+    });
+  });
+
+  test('a client that reports one row twice fails every row', () => {
+    expectGroup(run, 'reference→client-duplicate-row http/none', {
+      kind: 'fail-all',
+      needles: ['[report/duplicate]', 'scenario "permission.allow" is reported more than once'],
+    });
+  });
+});
+
+describe('SIGINT to a core run with a hanging server and a client run in flight', () => {
+  const roles = ['server-hang', 'server-hang-inner', 'client-leaks-result', 'client-leaks-result-inner'];
+  let dirs: ChildRunDirs;
+  let exitedInTime = false;
+  let pids = new Map<number, string>();
+  let survivors: string[] = [];
+  let leftover: string[] = [];
+
+  beforeAll(async () => {
+    dirs = prepareChildRun('sigint', {
+      adapters: [fixtureAdapter('broken-server-hang'), fixtureAdapter('broken-client-leaks-result')],
+      pairings: [{ server: 'server-hang', client: 'client-leaks-result' }],
+      transports: ['http'],
+      watchdogs: { startupMs: 15_000, runMs: 60_000 },
+    });
+    const child = startCoreChild(dirs, CHILD_TIMEOUT_MS);
+    try {
+      // The hanging server (and the reference server behind it) is up and the client run has started.
+      await waitForRoles(dirs.pidDir, roles, 30_000);
+      child.kill('SIGINT');
+      exitedInTime = await Promise.race([
+        child.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000).unref()),
+      ]);
+      pids = recordedPids(dirs.pidDir);
+      survivors = await survivorsAfter(pids, GONE_MS);
+      leftover = leftoverRunDirs(dirs.tmpDir);
+    } finally {
+      child.kill('SIGKILL'); // no-op once it exited
+      await child.catch(() => undefined);
+      killRecorded([...recordedPids(dirs.pidDir).keys()]); // hygiene only: survivors are recorded above
+    }
+  }, 70_000);
+  afterAll(() => {
+    if (dirs) removeChildRun(dirs);
+  });
+
+  test('vitest exits and no recorded process survives', () => {
+    expect(exitedInTime, 'the child vitest did not exit within 15 s of SIGINT').toBe(true);
+    expect(new Set(pids.values())).toEqual(new Set(roles));
+    expect(survivors, `processes still alive ${GONE_MS} ms after the interrupted vitest exited`).toEqual([]);
+  });
+
+  test('no ahp-core-* temp dir is left', () => {
+    expect(leftover, `temp dirs left in the child's TMPDIR ${dirs.tmpDir}`).toEqual([]);
+  });
+});
