@@ -25,6 +25,15 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'fuzz',
+          include: ['suites/fuzz/**/*.test.ts'],
+          // Differential fuzzing through real adapter processes: a bounded CI budget (about a minute),
+          // more with AHP_FUZZ_RUNS; shrinking a failure adds client runs on top.
+          testTimeout: 600_000,
+        },
+      },
+      {
+        test: {
           name: 'harness',
           include: ['suites/harness/**/*.test.ts'],
           testTimeout: 60_000,

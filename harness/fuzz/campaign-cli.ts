@@ -1,0 +1,97 @@
+// `npm run fuzz`: a long differential-fuzzing campaign. First the in-process pre-check (the
+// reference client's apply step, no processes), then batches through every configured pairing ×
+// transport (auth none). Prints progress and cases per second for both; counterexamples go to
+// fixtures/counterexamples/ (kept out of git) unless AHP_COUNTEREXAMPLE_DIR says otherwise.
+//
+//   npm run fuzz [-- --in-process-only | --processes-only]
+//   AHP_FUZZ_SEED=<n> AHP_FUZZ_RUNS=<batches> AHP_FUZZ_BATCH=<cases per batch> npm run fuzz
+//
+// Defaults: a random seed (printed, so any failure can be reproduced), 100 batches × 200 cases
+// through processes and 20× as many batches in process. Exit code 1 when anything disagrees.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { stopAll } from '../adapters/supervise.ts';
+import { loadConfig } from '../config/load-config.ts';
+import { evaluate } from '../oracle/evaluate.ts';
+import { loadValidators } from '../protocol/load-validators.ts';
+import { counterexampleDir } from './counterexample-file.ts';
+import { differentialFuzz, type DifferentialFuzzReport } from './differential.ts';
+import { fuzzBudget } from './parameters.ts';
+import { configuredTargets, inProcessTarget } from './targets.ts';
+
+const args = new Set(process.argv.slice(2));
+const unknown = [...args].filter((arg) => arg !== '--in-process-only' && arg !== '--processes-only');
+if (unknown.length > 0 || (args.has('--in-process-only') && args.has('--processes-only'))) {
+  console.error(`usage: npm run fuzz [-- --in-process-only | --processes-only] (got ${process.argv.slice(2).join(' ')})`);
+  process.exit(2);
+}
+
+const env = { ...process.env };
+// A campaign explores: a fresh seed unless one is given (printed either way).
+if (!env.AHP_FUZZ_SEED?.trim()) env.AHP_FUZZ_SEED = String(Math.floor(Math.random() * 0x7fff_ffff));
+const budget = fuzzBudget({ runs: 100, batchSize: 200 }, env);
+const config = await loadConfig();
+const validators = loadValidators(config.schemas);
+const dir = counterexampleDir(env);
+const reports: DifferentialFuzzReport[] = [];
+
+console.log(`ahp-conformance fuzz campaign — seed ${budget.seed} (AHP_FUZZ_SEED=${budget.seed}); counterexamples → ${dir}`);
+
+if (!args.has('--processes-only')) {
+  const runs = budget.numRuns * 20;
+  console.log(`\n## in process: ${runs} batches × ${budget.batchSize} cases against the reference client's apply step`);
+  const report = await differentialFuzz({
+    targets: [inProcessTarget({ apply: evaluate, validators })],
+    validators,
+    seed: budget.seed,
+    numRuns: runs,
+    batchSize: budget.batchSize,
+    counterexampleDir: dir,
+    idPrefix: 'ip',
+    onBatch: every(Math.max(1, Math.floor(runs / 10)), (p) => `  batch ${p.batch}/${runs}: ${p.cases} cases`),
+  });
+  console.log(report.message);
+  reports.push(report);
+}
+
+if (!args.has('--in-process-only') && reports.every((r) => r.ok)) {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'ahp-fuzz-campaign-'));
+  let keep = false;
+  try {
+    const targets = configuredTargets(config, { workDir, keepFailedRuns: true });
+    console.log(`\n## through processes: ${budget.numRuns} batches × ${budget.batchSize} cases × ${targets.map((t) => t.label).join(', ')}`);
+    const report = await differentialFuzz({
+      targets,
+      validators,
+      ...budget,
+      counterexampleDir: dir,
+      parallelism: config.parallelism,
+      onBatch: every(1, (p) => `  batch ${p.batch}/${budget.numRuns}: ${p.cases} cases, ${Math.round((p.cases / p.batchMs) * 1000)} cases/s`),
+    });
+    console.log(report.message);
+    reports.push(report);
+    keep = !report.ok;
+    if (keep) console.log(`files and logs of the failing client runs are kept in ${workDir}`);
+  } finally {
+    await stopAll(1000);
+    if (!keep) rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+console.log('\n## cases per second');
+for (const report of reports) {
+  console.log(
+    `  ${report.targets.join(', ').padEnd(70)} ${Math.round(report.casesPerSecond).toLocaleString('en-US').padStart(9)} cases/s judged, ` +
+      `${Math.round(report.endToEndCasesPerSecond).toLocaleString('en-US').padStart(7)} cases/s end to end (${report.cases} cases)`,
+  );
+}
+process.exit(reports.every((r) => r.ok) ? 0 : 1);
+
+function every(n: number, line: (p: { batch: number; cases: number; batchMs: number }) => string) {
+  return (p: { batch: number; cases: number; batchMs: number }): void => {
+    if (p.batch % n === 0) console.log(line(p));
+  };
+}

@@ -1,0 +1,105 @@
+// Writes a shrunk counterexample as a one-scenario file in the central format — lint-clean for the
+// closed format, so it can be replayed, attached to an SDK bug report, or promoted into the
+// generated fixtures — plus, for a process pairing, a replay config next to it:
+//
+//   <dir>/<server>-to-<client>-<hash>.json          {version:1, scenarios:[{id:"fuzz-<hash>", ...}]}
+//   <dir>/<server>-to-<client>-<hash>.config.json   AHP_CONFIG for `npx vitest run --project core`
+//
+// `<dir>` is AHP_COUNTEREXAMPLE_DIR when set, else fixtures/counterexamples (kept out of git by the
+// .gitignore there). The expectation is always the oracle's, never the adapter's.
+
+import { createHash } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { projectRoot } from '../config/load-config.ts';
+import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
+import type { Scenario, ScenarioFile } from '../scenarios/types.ts';
+import { materializeCase, type FuzzCase } from './case-arbitrary.ts';
+import { fuzzScenario, type OracleValidators } from './scenario-rows.ts';
+import type { FuzzTarget } from './targets.ts';
+
+export const DEFAULT_COUNTEREXAMPLE_DIR = path.join(projectRoot(), 'fixtures', 'counterexamples');
+
+/** Where counterexamples go: `AHP_COUNTEREXAMPLE_DIR` (absolute, or relative to the cwd), else fixtures/counterexamples. */
+export function counterexampleDir(env: NodeJS.ProcessEnv = process.env): string {
+  const configured = env.AHP_COUNTEREXAMPLE_DIR?.trim();
+  return configured ? path.resolve(process.cwd(), configured) : DEFAULT_COUNTEREXAMPLE_DIR;
+}
+
+export interface CounterexampleInfo {
+  target: FuzzTarget;
+  seed: number;
+  /** fast-check path of the failing batch (property run). */
+  path: string;
+  /** The verifier's reason for the shrunk case (one line per difference). */
+  reason: string;
+}
+
+export interface WrittenCounterexample {
+  file: string;
+  /** Replay config (process pairings only). */
+  configFile?: string;
+  scenario: Scenario;
+}
+
+/** Stable scenario id of a case: a hash of its request and response under a fixed placeholder id. */
+export function counterexampleHash(fuzz: FuzzCase): string {
+  const { request, response } = materializeCase(fuzz, 'fuzz-case');
+  return createHash('sha256').update(JSON.stringify({ request, response })).digest('hex').slice(0, 12);
+}
+
+export function writeCounterexample(
+  dir: string,
+  fuzz: FuzzCase,
+  info: CounterexampleInfo,
+  validators: OracleValidators,
+): WrittenCounterexample {
+  const hash = counterexampleHash(fuzz);
+  const description =
+    `Counterexample found by differential fuzzing against ${info.target.label} ` +
+    `(AHP_FUZZ_SEED=${info.seed}, fast-check path ${JSON.stringify(info.path)}): ${oneLine(info.reason)}. ` +
+    'The expectation is the oracle\'s.';
+  const scenario = fuzzScenario(fuzz, `fuzz-${hash}`, validators, description);
+  mkdirSync(dir, { recursive: true });
+  const base = path.join(dir, `${info.target.pairing}-${hash}`);
+  const file = `${base}.json`;
+  writeAtomic(file, serializeScenarioFile({ version: 1, scenarios: [scenario] } satisfies ScenarioFile));
+
+  let configFile: string | undefined;
+  const replay = info.target.replay;
+  if (replay) {
+    configFile = `${base}.config.json`;
+    const adapters = [replay.server, replay.client]
+      .filter((adapter, index, all) => all.findIndex((other) => other.name === adapter.name) === index)
+      .map((adapter) => ({ name: adapter.name, cwd: adapter.cwd, adapterFile: adapter.adapterFile }));
+    const config = {
+      schemas: replay.schemasDir,
+      scenarios: { core: file },
+      adapters,
+      pairings: [{ server: replay.server.name, client: replay.client.name }],
+      transports: [replay.transport],
+      auth: ['none'],
+      reports: path.join(dir, 'reports'),
+    };
+    writeAtomic(configFile, `${JSON.stringify(config, null, 2)}\n`);
+  }
+  return { file, configFile, scenario };
+}
+
+/** The verifier's multi-line reason as one line for a description (bounded). */
+function oneLine(reason: string): string {
+  const text = reason
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ')
+    .replace(/\s+/g, ' ');
+  return text.length > 400 ? `${text.slice(0, 397)}...` : text || 'disagreement';
+}
+
+function writeAtomic(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
