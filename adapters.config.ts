@@ -9,7 +9,7 @@ export default defineConfig({
   },
   adapters: [{ name: 'reference', cwd: 'adapters/reference' }],
   transports: ['http', 'stdio'],
-  auth: ['none'],
+  auth: ['none', 'bearer', 'oauth', 'mtls', 'workload'],
   watchdogs: { startupMs: 20_000, runMs: 120_000 },
   parallelism: 2,
 });

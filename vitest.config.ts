@@ -34,6 +34,17 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'auth',
+          include: ['suites/auth/**/*.test.ts'],
+          globalSetup: ['harness/setup/auth-global-setup.ts'],
+          // Raw-wire probes run one after another per server (receipts are diffed); each is bounded
+          // by its own request timeout, the servers by the config's startup watchdog.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
           name: 'harness',
           include: ['suites/harness/**/*.test.ts'],
           testTimeout: 60_000,

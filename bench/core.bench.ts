@@ -1,6 +1,7 @@
 // Core matrix wall time: the full default `core` project versus its floor — the very same client
 // processes run directly on the same scenario file, with no vitest and no harness (one HTTP server
-// started by hand, the stdio client spawning its own server). The ratio is the harness's overhead.
+// per (adapter, auth mode) started by hand with the same synthetic trust, the stdio client spawning
+// its own server). The ratio is the harness's overhead.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -8,7 +9,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
 import { loadConfig, projectRoot } from '../harness/config/load-config.ts';
-import { loadAdapters, planMatrix } from '../harness/runs/plan.ts';
+import { createRunTrust } from '../harness/auth/run-trust.ts';
+import { httpServerKey, isRunnable, loadAdapters, planMatrix } from '../harness/runs/plan.ts';
 import { waitForReadiness } from '../harness/adapters/readiness.ts';
 import { formatDuration, type Bench, type BenchOutput } from './lib/measure.ts';
 
@@ -30,21 +32,23 @@ async function timeHarness(configFile: string): Promise<number> {
 /** The default matrix's client runs with nothing around them, as a user script would do them. */
 async function timeFloor(work: string): Promise<number> {
   const config = await loadConfig();
-  const groups = planMatrix(config, loadAdapters(config)).filter((group) => !group.inapplicable);
+  const groups = planMatrix(config, loadAdapters(config)).filter(isRunnable);
   const scenarioFile = config.scenarios.core!;
   const start = performance.now();
+  const trust = await createRunTrust(config.auth, work);
   const servers = new Map<string, { endpoint: string; stop: () => Promise<void> }>();
   for (const group of groups.filter((g) => g.transport === 'http')) {
-    if (servers.has(group.server.name)) continue;
+    const key = httpServerKey(group.server.name, group.auth);
+    if (servers.has(key)) continue;
     const dir = mkdtempSync(path.join(work, 'server-'));
     const readinessFile = path.join(dir, 'ready.json');
     const serverConfig = path.join(dir, 'server.json');
-    writeFileSync(serverConfig, JSON.stringify({ transport: 'http', readinessFile, scenarioFile, auth: { mode: 'none' } }));
+    writeFileSync(serverConfig, JSON.stringify({ transport: 'http', readinessFile, scenarioFile, auth: trust.server(group.auth) }), { mode: 0o600 });
     const [command, ...args] = group.server.manifest.server;
     const child = execa(command!, [...args, '--config', serverConfig], { cwd: group.server.cwd, reject: false });
     const exited = child.then((result) => ({ code: result.exitCode ?? null, signal: (result.signal ?? null) as NodeJS.Signals | null }));
     const readiness = await waitForReadiness(readinessFile, { timeoutMs: config.watchdogs.startupMs, exited });
-    servers.set(group.server.name, {
+    servers.set(key, {
       endpoint: readiness.endpoint!,
       stop: async () => {
         child.kill('SIGTERM');
@@ -57,9 +61,9 @@ async function timeFloor(work: string): Promise<number> {
     for (let group = queue.shift(); group; group = queue.shift()) {
       const dir = mkdtempSync(path.join(work, 'client-'));
       const clientConfig = path.join(dir, 'client.json');
-      const base = { transport: group.transport, scenarioFile, reportFile: path.join(dir, 'report.json'), auth: { mode: 'none' } };
+      const base = { transport: group.transport, scenarioFile, reportFile: path.join(dir, 'report.json'), auth: trust.client(group.auth) };
       if (group.transport === 'http') {
-        writeFileSync(clientConfig, JSON.stringify({ ...base, endpoint: servers.get(group.server.name)!.endpoint }));
+        writeFileSync(clientConfig, JSON.stringify({ ...base, endpoint: servers.get(httpServerKey(group.server.name, group.auth))!.endpoint }), { mode: 0o600 });
       } else {
         const serverConfig = path.join(dir, 'server.json');
         writeFileSync(serverConfig, JSON.stringify({ transport: 'stdio', readinessFile: path.join(dir, 'ready.json'), scenarioFile, auth: { mode: 'none' } }));
@@ -76,6 +80,7 @@ async function timeFloor(work: string): Promise<number> {
   await Promise.all(Array.from({ length: config.parallelism }, worker));
   const ms = performance.now() - start;
   await Promise.all([...servers.values()].map((server) => server.stop()));
+  await trust.close();
   return ms;
 }
 

@@ -1,9 +1,13 @@
 // Reads and validates an SDK's `interop/adapter.json` (contract v1):
 //   { "language": "python", "server": [argv...], "client": [argv...], ...extra keys kept }
 // Commands are argv arrays (never shell strings); the harness appends `--config ABS` when it runs them.
+// Our documented extension (extra keys are allowed by the contract): an optional `"auth": [modes...]`
+// listing the auth modes the adapter implements. Absent means "no declaration": every configured mode
+// is tried. A declared list makes the planner report every other mode `unsupported` without running it.
 
 import { readFileSync, statSync } from 'node:fs';
 
+import { AUTH_MODES, type AuthMode } from '../config/define-config.ts';
 import { describeValue as describe, parseJsonText } from '../protocol/json-text.ts';
 import type { AdapterManifest, LoadedAdapter } from './types.ts';
 
@@ -79,7 +83,9 @@ export function loadAdapter(entry: AdapterLocation): LoadedAdapter {
   const server = commandField(name, adapterFile, raw, 'server');
   const client = commandField(name, adapterFile, raw, 'client');
 
-  const manifest: AdapterManifest = { ...raw, language: raw.language, server, client };
+  const auth = raw.auth === undefined ? undefined : authField(name, adapterFile, raw.auth);
+
+  const manifest: AdapterManifest = { ...raw, language: raw.language, server, client, ...(auth ? { auth } : {}) };
   return { name, cwd, adapterFile, manifest };
 }
 
@@ -99,6 +105,21 @@ function commandField(name: string, file: string, raw: Record<string, unknown>, 
     }
   });
   return [...(value as string[])];
+}
+
+/** The optional `auth` extension: a non-empty array of distinct known auth modes. */
+function authField(name: string, file: string, value: unknown): AuthMode[] {
+  const expected = `expected a non-empty array of the auth modes the adapter implements (${AUTH_MODES.join(', ')}); omit the key to try every configured mode`;
+  if (!Array.isArray(value) || value.length === 0) throw new AdapterError(name, file, 'auth', `${expected}, got ${describe(value)}`);
+  const seen = new Set<AuthMode>();
+  value.forEach((mode, i) => {
+    if (typeof mode !== 'string' || !(AUTH_MODES as readonly string[]).includes(mode)) {
+      throw new AdapterError(name, file, `auth[${i}]`, `expected one of ${AUTH_MODES.join(', ')}, got ${describe(mode)}`);
+    }
+    if (seen.has(mode as AuthMode)) throw new AdapterError(name, file, `auth[${i}]`, `duplicate auth mode "${mode}"`);
+    seen.add(mode as AuthMode);
+  });
+  return [...seen];
 }
 
 function reasonOf(error: unknown): string {

@@ -5,6 +5,11 @@ export interface AdapterManifest {
   language: string;
   server: string[];
   client: string[];
+  /**
+   * Our documented extension: the auth modes this adapter implements (both halves). Absent: no
+   * declaration, every configured mode is tried. Modes not listed are planned `unsupported`.
+   */
+  auth?: AuthMode[];
   [extra: string]: unknown;
 }
 

@@ -2,10 +2,12 @@ import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { withServerLock } from '../adapters/http-server-pool.ts';
 import type { ServerHandle } from '../adapters/types.ts';
+import type { ClientAuthSettings } from '../auth/auth-settings.ts';
+import type { AuthMode } from '../config/define-config.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { verifyRun, type RunVerification } from '../verify/verify-run.ts';
 import { runClient } from './client-run.ts';
-import { httpServerKey, type MatrixGroup } from './plan.ts';
+import { httpServerKey, notRunReason, type MatrixGroup } from './plan.ts';
 import type { ClientRunOutcome, RunFailure } from './types.ts';
 
 /** What globalSetup provides per shared HTTP server: a handle, or why it could not start. */
@@ -17,6 +19,8 @@ export interface MatrixRunnerOptions {
   serverScenarioFile: string;
   schemasDir: string;
   servers: Record<string, ProvidedServer>;
+  /** The client config's `auth` by mode (globalSetup's `ahpClientAuth`); a group's mode must be present. */
+  clientAuth: Partial<Record<AuthMode, ClientAuthSettings>>;
   watchdogs: { startupMs: number; runMs: number };
   parallelism: number;
   /** Temp parent for every run's files; owned (and removed) by globalSetup. */
@@ -75,6 +79,8 @@ export class MatrixRunner {
 
   private async execute(group: MatrixGroup, selected: Scenario[]): Promise<GroupRun> {
     const { options } = this;
+    const notRun = notRunReason(group);
+    if (notRun !== undefined) throw new Error(`harness bug: ${group.label} is not runnable (${notRun})`);
     const spec = {
       server: group.server,
       client: group.client,
@@ -85,8 +91,14 @@ export class MatrixRunner {
       schemasDir: options.schemasDir,
       watchdogs: options.watchdogs,
     };
+    const clientAuth = options.clientAuth[group.auth];
+    // Stdio is process trust only: the spawned server always gets `{mode: "none"}` (other modes are
+    // inapplicable over stdio and never get here).
+    const runOptions = { workDir: options.runDir, authSettings: { ...clientAuth }, serverAuthSettings: { mode: 'none' } };
     let outcome: ClientRunOutcome;
-    if (group.transport === 'http') {
+    if (!clientAuth) {
+      outcome = failedOutcome(group, { stage: 'startup', kind: 'no-client-auth', message: `startup: auth mode "${group.auth}" has no client auth settings (not part of the run's trust)` });
+    } else if (group.transport === 'http') {
       const provided = options.servers[httpServerKey(group.server.name, group.auth)];
       if (!provided) {
         outcome = failedOutcome(group, { stage: 'startup', kind: 'not-started', message: `startup: server "${group.server.name}" (${group.auth}) was not started by globalSetup` });
@@ -94,12 +106,12 @@ export class MatrixRunner {
         outcome = failedOutcome(group, provided.error);
       } else {
         const handle = provided.handle;
-        outcome = await withServerLock(handle, () => runClient({ ...spec, httpServer: handle }, { workDir: options.runDir }), {
+        outcome = await withServerLock(handle, () => runClient({ ...spec, httpServer: handle }, runOptions), {
           timeoutMs: options.watchdogs.runMs * 4,
         });
       }
     } else {
-      outcome = await runClient(spec, { workDir: options.runDir });
+      outcome = await runClient(spec, runOptions);
     }
     const verification = verifyRun(outcome, selected, group.client.manifest.language);
     const anyFailed = [...verification.rows.values()].some((row) => row.verdict === 'failed');

@@ -13,6 +13,34 @@ export interface MatrixGroup {
   auth: AuthMode;
   /** Set when the cell can never run (e.g. stdio with an HTTP auth mode); the reason is shown as the skip note. */
   inapplicable?: string;
+  /**
+   * Set when the server or client adapter declares (adapter.json `auth`) which modes it implements
+   * and this group's mode is not among them. Never run and no server is started; every row is a
+   * skipped test with this reason, never a pass.
+   */
+  unsupported?: string;
+}
+
+/** True when the group can run at all (neither inapplicable nor unsupported). */
+export function isRunnable(group: MatrixGroup): boolean {
+  return group.inapplicable === undefined && group.unsupported === undefined;
+}
+
+/** The skip reason of a group that never runs, or undefined when it runs. */
+export function notRunReason(group: MatrixGroup): string | undefined {
+  return group.inapplicable ?? group.unsupported;
+}
+
+/**
+ * Why `auth` is unsupported by the pairing, or undefined when both adapters implement it (or do not
+ * declare their modes at all).
+ */
+export function unsupportedReason(server: LoadedAdapter, client: LoadedAdapter, auth: AuthMode): string | undefined {
+  const lacking = [server, client].filter((adapter) => adapter.manifest.auth !== undefined && !adapter.manifest.auth.includes(auth));
+  const names = [...new Set(lacking.map((adapter) => adapter.name))];
+  if (names.length === 0) return undefined;
+  const who = names.length === 1 ? `adapter "${names[0]}" does not` : `adapters ${names.map((name) => `"${name}"`).join(' and ')} do not`;
+  return `unsupported: ${who} implement auth mode "${auth}" (interop/adapter.json auth)`;
 }
 
 /** Loads and validates every configured adapter.json up front, so a broken one fails fast. */
@@ -27,7 +55,9 @@ export function groupLabel(server: string, client: string, transport: Transport,
 /**
  * The matrix in a stable order: pairings (configured, or every server × every client including an
  * adapter with itself), then transports, then auth modes. Stdio is process trust only, so stdio with
- * any other auth mode is inapplicable — listed (and skipped with that reason), never run.
+ * any other auth mode is inapplicable — listed (and skipped with that reason), never run. A mode that
+ * the server or client adapter's adapter.json `auth` list leaves out is unsupported — likewise listed,
+ * skipped with that reason and never run. Inapplicable wins when both hold.
  */
 export function planMatrix(config: ResolvedConfig, adapters: Map<string, LoadedAdapter>): MatrixGroup[] {
   const names = [...adapters.keys()];
@@ -42,6 +72,9 @@ export function planMatrix(config: ResolvedConfig, adapters: Map<string, LoadedA
         const group: MatrixGroup = { label: groupLabel(server.name, client.name, transport, auth), server, client, transport, auth };
         if (transport === 'stdio' && auth !== 'none') {
           group.inapplicable = `inapplicable: stdio uses process trust only; auth mode "${auth}" applies to HTTP`;
+        } else {
+          const unsupported = unsupportedReason(server, client, auth);
+          if (unsupported) group.unsupported = unsupported;
         }
         groups.push(group);
       }
@@ -59,7 +92,7 @@ export function httpServerKey(adapter: string, auth: AuthMode): string {
 export function httpServersNeeded(groups: MatrixGroup[]): Array<{ adapter: LoadedAdapter; auth: AuthMode; key: string }> {
   const needed = new Map<string, { adapter: LoadedAdapter; auth: AuthMode; key: string }>();
   for (const group of groups) {
-    if (group.transport !== 'http' || group.inapplicable) continue;
+    if (group.transport !== 'http' || !isRunnable(group)) continue;
     const key = httpServerKey(group.server.name, group.auth);
     if (!needed.has(key)) needed.set(key, { adapter: group.server, auth: group.auth, key });
   }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { loadConfig } from '../config/load-config.ts';
 import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
-import { loadAdapters, planMatrix, type MatrixGroup } from '../runs/plan.ts';
+import { isRunnable, loadAdapters, notRunReason, planMatrix, type MatrixGroup } from '../runs/plan.ts';
 import { MatrixRunner } from '../runs/matrix-runner.ts';
 import type { RowVerdict } from '../verify/verify-run.ts';
 
@@ -17,9 +17,12 @@ export interface MatrixRowMeta {
   expected: unknown;
   actual: unknown;
   verdict: RowVerdict['verdict'];
-  adapterStatus: RowVerdict['adapterStatus'] | 'inapplicable';
+  /** The client's row status; `inapplicable`/`unsupported` also for groups the planner never runs. */
+  adapterStatus: RowVerdict['adapterStatus'];
   /** `stage/kind` labels of run integrity failures (never raw adapter output). */
   errors: string[];
+  /** The planner's reason for a group that never runs (inapplicable / unsupported); the skip note. */
+  skipReason?: string;
 }
 
 declare module 'vitest' {
@@ -52,6 +55,7 @@ export async function defineMatrixSuite(suite: string): Promise<void> {
     serverScenarioFile: scenarioPath,
     schemasDir: config.schemas,
     servers: inject('ahpServers'),
+    clientAuth: inject('ahpClientAuth'),
     watchdogs: config.watchdogs,
     parallelism: config.parallelism,
     runDir: inject('ahpRunDir'),
@@ -64,7 +68,7 @@ export async function defineMatrixSuite(suite: string): Promise<void> {
   beforeAll(({}, file) => {
     for (const child of ((file as unknown as SuiteLike).tasks ?? [])) {
       const group = byLabel.get(child.name);
-      if (!group || group.inapplicable || child.type !== 'suite') continue;
+      if (!group || !isRunnable(group) || child.type !== 'suite') continue;
       const ids = (child.tasks ?? []).filter((task) => task.type === 'test' && task.mode === 'run').map((task) => task.name);
       if (ids.length > 0) void runner.schedule(group, ids).catch(() => undefined);
     }
@@ -84,12 +88,15 @@ export async function defineMatrixSuite(suite: string): Promise<void> {
           expected: scenario.expected ?? { expectError: true },
           actual: null,
           verdict: 'skipped',
-          adapterStatus: 'inapplicable',
+          adapterStatus: group.inapplicable !== undefined ? 'inapplicable' : group.unsupported !== undefined ? 'unsupported' : 'missing',
           errors: [],
         };
         context.task.meta.ahpMatrix = meta;
-        if (group.inapplicable) {
-          context.skip(group.inapplicable);
+        // Groups the planner never runs: skipped with the reason, never passed, no process started.
+        const notRun = notRunReason(group);
+        if (notRun !== undefined) {
+          meta.skipReason = notRun;
+          context.skip(notRun);
           return;
         }
         const pending = runner.result(group.label) ?? runner.schedule(group, [id]);

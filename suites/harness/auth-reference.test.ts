@@ -7,10 +7,9 @@
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 
 import { execa, type ResultPromise } from 'execa';
@@ -20,6 +19,7 @@ import { writePrivateJson } from '../../harness/adapters/private-json.ts';
 import { clientAuthSettings, secretsOf, serverAuthSettings, type AuthMaterial, type ClientAuthSettings, type ServerAuthSettings } from '../../harness/auth/auth-settings.ts';
 import { OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, STATIC_BEARER, STATIC_SECRETS } from '../../harness/auth/constants.ts';
 import { mintToken, NEGATIVE_TOKEN_CASES, negativeToken } from '../../harness/auth/jwt.ts';
+import { headerValue, rawRequest, type RawRequest } from '../../harness/auth/probes-raw-http.ts';
 import { startOAuthIssuer, type OAuthIssuer } from '../../harness/auth/oauth-issuer.ts';
 import { disposeTestPki, testPki, type TestPki } from '../../harness/auth/pki.ts';
 import type { AuthMode } from '../../harness/config/define-config.ts';
@@ -203,51 +203,7 @@ const health = (server: StartedServer) => getJson(`${server.control}/health`);
 const receipts = async (server: StartedServer) => ((await getJson(`${server.control}/receipts`)) as { requests: unknown[] }).requests;
 const authStats = async (server: StartedServer) => (await getJson(`${server.control}/auth-stats`)) as { tlsRejections: number; authRejections: number };
 
-// ---- raw HTTP/1.1 over node:net / node:tls ---------------------------------------------------------
-
-type RawOutcome = { kind: 'response'; status: number; headers: string; body: string } | { kind: 'failure'; code: string };
-
-interface RawRequest {
-  method: 'GET' | 'POST';
-  route: '/capabilities' | '/intercept';
-  /** Extra header lines, each sent as its own field line. */
-  headerLines?: string[];
-  body?: string;
-  /** TLS options (mtls servers): the trust anchor and, optionally, a client identity. */
-  tls?: { ca: Buffer; cert?: Buffer; key?: Buffer };
-}
-
-function rawRequest(endpoint: string, request: RawRequest): Promise<RawOutcome> {
-  const url = new URL(endpoint);
-  const body = request.body ?? '';
-  const head = [
-    `${request.method} ${request.route} HTTP/1.1`,
-    `Host: ${url.host}`,
-    'Connection: close',
-    'Accept: application/json',
-    ...(request.method === 'POST' ? ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`] : []),
-    ...(request.headerLines ?? []),
-  ];
-  const wire = `${head.join('\r\n')}\r\n\r\n${body}`;
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let failure: string | undefined;
-    const socket =
-      url.protocol === 'https:'
-        ? tls.connect({ host: url.hostname, port: Number(url.port), ...request.tls }, () => socket.write(wire))
-        : net.connect({ host: url.hostname, port: Number(url.port) }, () => socket.write(wire));
-    socket.setTimeout(10_000, () => socket.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', (error: NodeJS.ErrnoException) => (failure ??= error.code ?? error.message));
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const split = text.indexOf('\r\n\r\n');
-      const status = /^HTTP\/1\.1 (\d{3}) /.exec(text);
-      if (!status || split < 0) return resolve({ kind: 'failure', code: failure ?? 'NO_RESPONSE' });
-      resolve({ kind: 'response', status: Number(status[1]), headers: text.slice(0, split), body: text.slice(split + 4) });
-    });
-  });
-}
+// ---- raw HTTP/1.1 over node:net / node:tls (harness/auth/probes-raw-http.ts) -----------------------
 
 const ENDPOINTS = [
   { name: 'GET /capabilities', method: 'GET', route: '/capabilities' },
@@ -267,7 +223,7 @@ async function expectRefused(server: StartedServer, probe: string, status: 401 |
     const body = JSON.parse(outcome.body) as Record<string, unknown>;
     expect(body, where).toMatchObject({ error: status === 401 ? 'unauthorized' : 'forbidden' });
     expect(body, where).not.toHaveProperty('jsonrpc');
-    if (status === 401) expect(outcome.headers.toLowerCase(), where).toContain('www-authenticate: bearer realm="ahp"');
+    if (status === 401) expect(headerValue(outcome, 'www-authenticate')?.toLowerCase(), where).toMatch(/^bearer realm="ahp"/);
     expect(await receipts(server), where).toEqual(before);
     expect(await authStats(server), where).toEqual({ ...stats, authRejections: stats.authRejections + 1 });
     expect(await health(server), where).toEqual({ ready: true });

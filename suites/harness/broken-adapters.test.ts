@@ -25,9 +25,11 @@ import {
   type JsonAssertion,
 } from './core-child-run.ts';
 
-const WATCHDOGS = { startupMs: 4000, runMs: 8000 };
-/** Bound for one whole child vitest run (boot + globalSetup + the 8 s watchdog runs + teardown). */
-const CHILD_TIMEOUT_MS = 45_000;
+// Generous enough for a loaded 2-core CI machine (reference processes start through tsx); the
+// hanging cases take runMs, so it stays well below the child timeout.
+const WATCHDOGS = { startupMs: 6000, runMs: 14000 };
+/** Bound for one whole child vitest run (boot + globalSetup + the run-watchdog cases + teardown). */
+const CHILD_TIMEOUT_MS = 90_000;
 /** Bound for recorded processes to disappear once the child has exited (zombie reaping included). */
 const GONE_MS = 5000;
 

@@ -59,7 +59,7 @@ describe('loadConfig: the default config', () => {
         },
       ],
       transports: ['http', 'stdio'],
-      auth: ['none'],
+      auth: ['none', 'bearer', 'oauth', 'mtls', 'workload'],
       pairings: null,
       watchdogs: { startupMs: 20_000, runMs: 120_000 },
       parallelism: 2,

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 import { execa } from 'execa';
 
+import type { AuthMode } from '../../harness/config/define-config.ts';
+
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const VITEST_CLI = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
@@ -39,6 +41,8 @@ export interface ChildConfig {
   adapters: Array<{ name: string; cwd: string }>;
   pairings: Array<{ server: string; client: string }>;
   transports: Array<'http' | 'stdio'>;
+  /** Default `['none']`: the machinery self-tests need no credentials, and one mode keeps them fast. */
+  auth?: AuthMode[];
   watchdogs: { startupMs: number; runMs: number };
   parallelism?: number;
 }
@@ -74,7 +78,7 @@ export function prepareChildRun(name: string, config: ChildConfig): ChildRunDirs
         adapters: config.adapters,
         pairings: config.pairings,
         transports: config.transports,
-        auth: ['none'],
+        auth: config.auth ?? ['none'],
         watchdogs: config.watchdogs,
         parallelism: config.parallelism ?? 4,
         reports: path.join(dir, 'reports'),
@@ -94,8 +98,11 @@ export function fixtureAdapter(folder: string, name = folder.replace(/^broken-/,
   return { name, cwd: path.join(FIXTURES, folder) };
 }
 
-/** Starts `vitest run --project core` for the prepared run (bounded by execa's timeout). */
-export function startCoreChild(dirs: ChildRunDirs, timeoutMs: number) {
+/**
+ * Starts `vitest run --project core` for the prepared run (bounded by execa's timeout). With
+ * `matrixReport`, our matrix reporter runs too and writes `<dir>/reports/core.json`.
+ */
+export function startCoreChild(dirs: ChildRunDirs, timeoutMs: number, options: { matrixReport?: boolean } = {}) {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     // The child is a fresh vitest, not a worker of ours.
@@ -104,7 +111,15 @@ export function startCoreChild(dirs: ChildRunDirs, timeoutMs: number) {
   Object.assign(env, { AHP_CONFIG: dirs.configFile, AHP_SELFTEST_PID_DIR: dirs.pidDir, TMPDIR: dirs.tmpDir });
   return execa(
     process.execPath,
-    [VITEST_CLI, 'run', '--project', 'core', '--reporter=json', `--outputFile=${dirs.outputFile}`],
+    [
+      VITEST_CLI,
+      'run',
+      '--project',
+      'core',
+      '--reporter=json',
+      ...(options.matrixReport ? ['--reporter=./harness/reporters/matrix-reporter.ts'] : []),
+      `--outputFile=${dirs.outputFile}`,
+    ],
     {
       cwd: PROJECT_ROOT,
       env,
@@ -125,6 +140,8 @@ export interface JsonAssertion {
   fullName: string;
   status: 'passed' | 'failed' | 'skipped' | 'pending' | 'todo' | 'disabled';
   failureMessages: string[];
+  /** vitest task meta: the matrix row (`ahpMatrix`) for core rows. */
+  meta?: { ahpMatrix?: { adapterStatus?: string; verdict?: string; skipReason?: string } };
 }
 
 interface JsonReport {
