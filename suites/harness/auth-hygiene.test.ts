@@ -22,7 +22,7 @@ import { STATIC_SECRETS } from '../../harness/auth/constants.ts';
 import { describeHits, scanFiles, scanText, secretKind } from '../../harness/auth/probes-secret-scan.ts';
 import { SECRETS_FILE_ENV } from '../../harness/auth/run-trust.ts';
 import { AUTH_MODES } from '../../harness/config/define-config.ts';
-import { fixtureAdapter, prepareAuthRun, removeAuthRun, runVitestChild, type AuthRunDirs, type ChildRun } from './auth-child-run.ts';
+import { fixtureAdapter, prepareChildRun, removeChildRun, runVitestChild, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
 
 const CHILD_TIMEOUT_MS = 120_000;
 const MATRIX_REPORTER = './harness/reporters/matrix-reporter.ts';
@@ -31,7 +31,7 @@ const OUR_TEMP_PREFIX = /^(ahp-|server-|client-)/;
 /** Third-party caches a child may leave in its TMPDIR (compiled sources, no run data). */
 const THIRD_PARTY_CACHE = /^(tsx-\d+|vite|node-compile-cache)/;
 
-let dirs: AuthRunDirs;
+let dirs: ChildRunDirs;
 let observeDir: string;
 let core: ChildRun;
 let auth: ChildRun;
@@ -49,7 +49,7 @@ function readSecrets(file: string): string[] {
 
 describe('credential hygiene of a whole auth matrix run', () => {
   beforeAll(async () => {
-    dirs = prepareAuthRun('hygiene', {
+    dirs = prepareChildRun('hygiene', {
       adapters: [fixtureAdapter('weak-observed-reference', 'reference'), fixtureAdapter('weak-client-wrong-bearer', 'wrong-credentials')],
       pairings: [
         { server: 'reference', client: 'reference' },
@@ -74,7 +74,7 @@ describe('credential hygiene of a whole auth matrix run', () => {
   }, CHILD_TIMEOUT_MS + 15_000);
 
   afterAll(() => {
-    if (dirs) removeAuthRun(dirs);
+    if (dirs) removeChildRun(dirs);
   });
 
   test('both children ran the whole matrix: core with failing rows and kept logs, auth all green', () => {

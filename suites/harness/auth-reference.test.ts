@@ -26,6 +26,7 @@ import type { AuthMode } from '../../harness/config/define-config.ts';
 import type { JsonObject } from '../../harness/protocol/json.ts';
 import type { InterceptRequest } from '../../harness/protocol/messages.ts';
 import type { Scenario } from '../../harness/scenarios/types.ts';
+import { okResponse, toolBeforeRequest } from './support/intercept-messages.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REFERENCE_DIR = path.join(PROJECT_ROOT, 'adapters', 'reference');
@@ -36,45 +37,25 @@ const WRONG_BEARER = 'TEST-ONLY-ahp-interop-wrong-bearer';
 
 // ---- a tiny scenario set --------------------------------------------------------------------------
 
-function toolRequest(id: string): InterceptRequest {
-  return {
-    jsonrpc: '2.0',
-    id,
-    method: 'hooks/intercept',
-    params: {
-      protocolVersion: 'draft',
-      event: {
-        id,
-        source: 'urn:ahp:interop:fixture-host',
-        type: 'tool.before',
-        time: '2026-01-01T00:00:00Z',
-        call: { id: `call-${id}` },
-        tool: { name: 'task.run', input: { task: 1 }, origin: 'native' },
-        path: 'task.run',
-      },
-      capabilities: { effects: ['deny', 'allow', 'message'] },
-    },
-  } as unknown as InterceptRequest;
-}
-const ok = (id: string, effects: unknown[]): JsonObject => ({ jsonrpc: '2.0', id, result: { protocolVersion: 'draft', effects } }) as JsonObject;
+const toolRequest = (id: string): InterceptRequest => toolBeforeRequest(id, { effects: ['deny', 'allow', 'message'] });
 
 const POSITIVE: Scenario = {
   id: 'auth.positive',
   request: toolRequest('auth.positive'),
-  response: ok('auth.positive', [{ type: 'message', text: 'hello' }]),
+  response: okResponse('auth.positive', [{ type: 'message', text: 'hello' }]),
   expected: { decision: 'allow', executed: true, input: { task: 1 }, messages: ['hello'] },
 };
 const DENY: Scenario = {
   id: 'auth.deny',
   request: toolRequest('auth.deny'),
-  response: ok('auth.deny', [{ type: 'deny', reason: 'no' }]),
+  response: okResponse('auth.deny', [{ type: 'deny', reason: 'no' }]),
   expected: { decision: 'deny', executed: false, messages: [] },
 };
 /** A negative row: a transport/credential failure must fail it, never satisfy its expectError. */
 const SCHEMA_INVALID: Scenario = {
   id: 'auth.schema-invalid',
   request: toolRequest('auth.schema-invalid'),
-  response: ok('auth.schema-invalid', [{ type: 'explode' }]),
+  response: okResponse('auth.schema-invalid', [{ type: 'explode' }]),
   expectError: true,
 };
 const ROWS = [POSITIVE, DENY, SCHEMA_INVALID];

@@ -13,7 +13,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { PROBE_ENDPOINTS, probeCases } from '../../harness/auth/probes.ts';
 import { AUTH_MODES } from '../../harness/config/define-config.ts';
-import { fixtureAdapter, prepareAuthRun, referenceAdapter, removeAuthRun, runVitestChild, type AuthRunDirs, type ChildRun, type JsonAssertion } from './auth-child-run.ts';
+import {
+  fixtureAdapter,
+  prepareChildRun,
+  referenceAdapter,
+  removeChildRun,
+  runVitestChild,
+  type ChildRun,
+  type ChildRunDirs,
+} from './support/child-vitest-run.ts';
+import type { JsonAssertion } from './support/vitest-json-report.ts';
 
 const CHILD_TIMEOUT_MS = 90_000;
 const SERVERS = ['reference', 'duplicate-authorization', 'no-audience-check'] as const;
@@ -28,11 +37,11 @@ const MUST_FAIL: Record<(typeof SERVERS)[number], string[]> = {
   'no-audience-check': ['oauth/wrong-audience', 'workload/wrong-audience'],
 };
 
-let dirs: AuthRunDirs;
+let dirs: ChildRunDirs;
 let run: ChildRun;
 
 beforeAll(async () => {
-  dirs = prepareAuthRun('weak-servers', {
+  dirs = prepareChildRun('weak-servers', {
     adapters: [referenceAdapter(), fixtureAdapter('weak-duplicate-authorization', 'duplicate-authorization'), fixtureAdapter('weak-no-audience-check', 'no-audience-check')],
     transports: ['http'],
     auth: [...AUTH_MODES],
@@ -43,7 +52,7 @@ beforeAll(async () => {
 }, CHILD_TIMEOUT_MS + 10_000);
 
 afterAll(() => {
-  if (dirs) removeAuthRun(dirs);
+  if (dirs) removeChildRun(dirs);
 });
 
 function rowsOf(server: string): Map<string, JsonAssertion> {

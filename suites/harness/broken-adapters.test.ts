@@ -6,24 +6,9 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import {
-  fixtureAdapter,
-  groupRows,
-  killRecorded,
-  leftoverRunDirs,
-  prepareChildRun,
-  readJsonReport,
-  recordedPids,
-  referenceAdapter,
-  removeChildRun,
-  SELFTEST_SCENARIO_IDS,
-  startCoreChild,
-  survivorsAfter,
-  waitForRoles,
-  type ChildConfig,
-  type ChildRunDirs,
-  type JsonAssertion,
-} from './core-child-run.ts';
+import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, SELFTEST_SCENARIO_IDS, startVitestChild, type ChildConfig, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
+import { killRecorded, recordedPids, survivorsAfter, waitForRoles } from './support/recorded-pids.ts';
+import { groupRows } from './support/vitest-json-report.ts';
 
 // Generous enough for a loaded 2-core CI machine (reference processes start through tsx); the
 // hanging cases take runMs, so it stays well below the child timeout.
@@ -33,12 +18,8 @@ const CHILD_TIMEOUT_MS = 90_000;
 /** Bound for recorded processes to disappear once the child has exited (zombie reaping included). */
 const GONE_MS = 5000;
 
-interface CompletedRun {
+interface CompletedRun extends ChildRun {
   dirs: ChildRunDirs;
-  exitCode: number | undefined;
-  timedOut: boolean;
-  output: string;
-  rows: JsonAssertion[];
   pids: Map<number, string>;
   survivors: string[];
   leftover: string[];
@@ -47,26 +28,35 @@ interface CompletedRun {
 /** Runs the core project once for `config` and collects everything the tests below assert on. */
 async function runCore(name: string, config: ChildConfig): Promise<CompletedRun> {
   const dirs = prepareChildRun(name, config);
-  const result = await startCoreChild(dirs, CHILD_TIMEOUT_MS);
+  const run = await runVitestChild(dirs, 'core', CHILD_TIMEOUT_MS);
   const pids = recordedPids(dirs.pidDir);
   const survivors = await survivorsAfter(pids, GONE_MS);
   killRecorded([...pids.keys()]); // hygiene only: survivors are already recorded as a failure
-  let rows: JsonAssertion[] = [];
-  try {
-    rows = readJsonReport(dirs.outputFile);
-  } catch {
-    // asserted below, with the child's output
-  }
-  return {
-    dirs,
-    exitCode: result.exitCode,
-    timedOut: result.timedOut,
-    output: String(result.all ?? ''),
-    rows,
-    pids,
-    survivors,
-    leftover: leftoverRunDirs(dirs.tmpDir),
-  };
+  return { ...run, dirs, pids, survivors, leftover: leftoverRunDirs(run.tmpDir) };
+}
+
+/**
+ * One core run for the enclosing describe: the reference adapter and `broken-<role>-<name>` for each
+ * name, each paired with the reference adapter in the other role, plus reference→reference. It runs in
+ * beforeAll (which fills the returned object) and its folder is removed in afterAll.
+ */
+function brokenRun(role: 'server' | 'client', names: string[], transports: ChildConfig['transports']): CompletedRun {
+  const run = {} as CompletedRun;
+  beforeAll(async () => {
+    const pairWithReference = (name: string) =>
+      role === 'server' ? { server: `server-${name}`, client: 'reference' } : { server: 'reference', client: `client-${name}` };
+    const completed = await runCore(`${role}s`, {
+      adapters: [referenceAdapter(), ...names.map((name) => fixtureAdapter(`broken-${role}-${name}`))],
+      pairings: [{ server: 'reference', client: 'reference' }, ...names.map(pairWithReference)],
+      transports,
+      watchdogs: WATCHDOGS,
+    });
+    Object.assign(run, completed);
+  }, CHILD_TIMEOUT_MS + GONE_MS + 10_000);
+  afterAll(() => {
+    if (run.dirs) removeChildRun(run.dirs);
+  });
+  return run;
 }
 
 type Expectation =
@@ -107,27 +97,11 @@ function expectClean(run: CompletedRun, roles: string[]): void {
   // The pid check proves something only when the fixtures did record their processes.
   expect(new Set(run.pids.values())).toEqual(new Set(roles));
   expect(run.survivors, `processes still alive ${GONE_MS} ms after the child vitest exited`).toEqual([]);
-  expect(run.leftover, `temp dirs left in the child's TMPDIR ${run.dirs.tmpDir}`).toEqual([]);
+  expect(run.leftover, `temp dirs left in the child's TMPDIR ${run.tmpDir}`).toEqual([]);
 }
 
 describe('broken servers (one core run: each paired with the reference client over http and stdio)', () => {
-  const servers = ['silent', 'exit', 'garbled', 'hang', 'prints-text'];
-  let run: CompletedRun;
-
-  beforeAll(async () => {
-    run = await runCore('servers', {
-      adapters: [referenceAdapter(), ...servers.map((name) => fixtureAdapter(`broken-server-${name}`))],
-      pairings: [
-        { server: 'reference', client: 'reference' },
-        ...servers.map((name) => ({ server: `server-${name}`, client: 'reference' })),
-      ],
-      transports: ['http', 'stdio'],
-      watchdogs: WATCHDOGS,
-    });
-  }, CHILD_TIMEOUT_MS + GONE_MS + 10_000);
-  afterAll(() => {
-    if (run) removeChildRun(run.dirs);
-  });
+  const run = brokenRun('server', ['silent', 'exit', 'garbled', 'hang', 'prints-text'], ['http', 'stdio']);
 
   test('no recorded process survives the run and no ahp-core-* temp dir is left', () => {
     // Each broken server runs once per transport (http by globalSetup, stdio by the client through the
@@ -215,23 +189,7 @@ describe('broken servers (one core run: each paired with the reference client ov
 });
 
 describe('broken clients (one core run: each paired with the reference server over http)', () => {
-  const clients = ['no-report', 'no-contact', 'rejects-all', 'leaks-result', 'duplicate-row'];
-  let run: CompletedRun;
-
-  beforeAll(async () => {
-    run = await runCore('clients', {
-      adapters: [referenceAdapter(), ...clients.map((name) => fixtureAdapter(`broken-client-${name}`))],
-      pairings: [
-        { server: 'reference', client: 'reference' },
-        ...clients.map((name) => ({ server: 'reference', client: `client-${name}` })),
-      ],
-      transports: ['http'],
-      watchdogs: WATCHDOGS,
-    });
-  }, CHILD_TIMEOUT_MS + GONE_MS + 10_000);
-  afterAll(() => {
-    if (run) removeChildRun(run.dirs);
-  });
+  const run = brokenRun('client', ['no-report', 'no-contact', 'rejects-all', 'leaks-result', 'duplicate-row'], ['http']);
 
   test('no recorded process survives the run and no ahp-core-* temp dir is left', () => {
     expectClean(run, [
@@ -297,6 +255,7 @@ describe('broken clients (one core run: each paired with the reference server ov
 describe('SIGINT to a core run with a hanging server and a client run in flight', () => {
   const roles = ['server-hang', 'server-hang-inner', 'client-leaks-result', 'client-leaks-result-inner'];
   let dirs: ChildRunDirs;
+  let tmpDir = '';
   let exitedInTime = false;
   let pids = new Map<number, string>();
   let survivors: string[] = [];
@@ -309,7 +268,8 @@ describe('SIGINT to a core run with a hanging server and a client run in flight'
       transports: ['http'],
       watchdogs: { startupMs: 15_000, runMs: 60_000 },
     });
-    const child = startCoreChild(dirs, CHILD_TIMEOUT_MS);
+    const { subprocess: child, tmpDir: childTmpDir } = startVitestChild(dirs, 'core', CHILD_TIMEOUT_MS);
+    tmpDir = childTmpDir;
     try {
       // The hanging server (and the reference server behind it) is up and the client run has started.
       await waitForRoles(dirs.pidDir, roles, 30_000);
@@ -320,7 +280,7 @@ describe('SIGINT to a core run with a hanging server and a client run in flight'
       ]);
       pids = recordedPids(dirs.pidDir);
       survivors = await survivorsAfter(pids, GONE_MS);
-      leftover = leftoverRunDirs(dirs.tmpDir);
+      leftover = leftoverRunDirs(tmpDir);
     } finally {
       child.kill('SIGKILL'); // no-op once it exited
       await child.catch(() => undefined);
@@ -338,6 +298,6 @@ describe('SIGINT to a core run with a hanging server and a client run in flight'
   });
 
   test('no ahp-core-* temp dir is left', () => {
-    expect(leftover, `temp dirs left in the child's TMPDIR ${dirs.tmpDir}`).toEqual([]);
+    expect(leftover, `temp dirs left in the child's TMPDIR ${tmpDir}`).toEqual([]);
   });
 });

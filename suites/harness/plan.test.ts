@@ -14,22 +14,9 @@ import type { LoadedAdapter } from '../../harness/adapters/types.ts';
 import { AUTH_MODES, type AuthMode } from '../../harness/config/define-config.ts';
 import type { ResolvedConfig } from '../../harness/config/load-config.ts';
 import { httpServersNeeded, isRunnable, notRunReason, planMatrix, unsupportedReason } from '../../harness/runs/plan.ts';
-import {
-  fixtureAdapter,
-  groupRows,
-  killRecorded,
-  leftoverRunDirs,
-  prepareChildRun,
-  readJsonReport,
-  recordedPids,
-  referenceAdapter,
-  removeChildRun,
-  SELFTEST_SCENARIO_IDS,
-  startCoreChild,
-  survivorsAfter,
-  type ChildRunDirs,
-  type JsonAssertion,
-} from './core-child-run.ts';
+import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, SELFTEST_SCENARIO_IDS, type ChildRunDirs } from './support/child-vitest-run.ts';
+import { killRecorded, recordedPids, survivorsAfter } from './support/recorded-pids.ts';
+import { groupRows, type JsonAssertion } from './support/vitest-json-report.ts';
 
 function adapter(name: string, auth?: AuthMode[]): LoadedAdapter {
   return {
@@ -190,6 +177,7 @@ describe('adapter.json `auth` (our documented extension)', () => {
 
 /** Bound for the child vitest run: boot, three servers (one with bearer), four client runs, teardown. */
 const CHILD_TIMEOUT_MS = 50_000;
+const MATRIX_REPORTER = './harness/reporters/matrix-reporter.ts';
 
 describe('an unsupported mode in a real core run (reference + an adapter declaring only "none", http × none/bearer)', () => {
   const UNSUPPORTED = 'unsupported: adapter "declared" does not implement auth mode "bearer" (interop/adapter.json auth)';
@@ -214,19 +202,13 @@ describe('an unsupported mode in a real core run (reference + an adapter declari
       watchdogs: { startupMs: 15_000, runMs: 20_000 },
       parallelism: 2,
     });
-    const result = await startCoreChild(dirs, CHILD_TIMEOUT_MS, { matrixReport: true });
-    exitCode = result.exitCode;
-    output = String(result.all ?? '');
+    const run = await runVitestChild(dirs, 'core', CHILD_TIMEOUT_MS, { reporters: [MATRIX_REPORTER] });
+    ({ exitCode, output, rows } = run);
     const pids = recordedPids(dirs.pidDir);
     roles = [...new Set(pids.values())].sort();
     survivors = await survivorsAfter(pids, 5000);
     killRecorded([...pids.keys()]);
-    try {
-      rows = readJsonReport(dirs.outputFile);
-    } catch {
-      // asserted below, with the child's output
-    }
-    leftover = leftoverRunDirs(dirs.tmpDir);
+    leftover = leftoverRunDirs(run.tmpDir);
   }, CHILD_TIMEOUT_MS + 15_000);
   afterAll(() => {
     if (dirs) removeChildRun(dirs);

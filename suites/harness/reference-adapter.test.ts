@@ -12,10 +12,10 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
 import { evaluate } from '../../harness/oracle/evaluate.ts';
-import type { JsonObject } from '../../harness/protocol/json.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
 import type { InterceptRequest } from '../../harness/protocol/messages.ts';
 import type { Scenario, ScenarioFile } from '../../harness/scenarios/types.ts';
+import { okResponse, toolBeforeRequest } from './support/intercept-messages.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REFERENCE_DIR = path.join(PROJECT_ROOT, 'adapters', 'reference');
@@ -35,36 +35,12 @@ const TOOL_CAPABILITIES = {
   inject: { context: { append: true, deliverAt: ['now', 'next_turn'] } },
 };
 
-function toolRequest(id: string, capabilities: object = TOOL_CAPABILITIES): InterceptRequest {
-  return JSON.parse(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method: 'hooks/intercept',
-      params: {
-        protocolVersion: 'draft',
-        event: {
-          id,
-          source: 'urn:ahp:interop:fixture-host',
-          type: 'tool.before',
-          time: '2026-01-01T00:00:00Z',
-          call: { id: `call-${id}` },
-          tool: { name: 'task.run', input: { task: 1 }, origin: 'native' },
-          path: 'task.run',
-        },
-        capabilities,
-      },
-    }),
-  ) as InterceptRequest;
-}
-
-const ok = (id: string, effects: unknown[]): JsonObject =>
-  ({ jsonrpc: '2.0', id, result: { protocolVersion: 'draft', effects } }) as JsonObject;
+const toolRequest = (id: string): InterceptRequest => toolBeforeRequest(id, TOOL_CAPABILITIES);
 
 const POSITIVE: Scenario = {
   id: 'ref.positive',
   request: toolRequest('ref.positive'),
-  response: ok('ref.positive', [{ type: 'message', text: 'hello' }]),
+  response: okResponse('ref.positive', [{ type: 'message', text: 'hello' }]),
   expected: { decision: 'allow', executed: true, input: { task: 1 }, messages: ['hello'] },
   tags: ['positive'],
 };
@@ -72,21 +48,21 @@ const SCHEMA_INVALID: Scenario = {
   id: 'ref.schema-invalid',
   request: toolRequest('ref.schema-invalid'),
   // Deliberately invalid: an unknown effect type next to a valid one. Must reach the client as is.
-  response: ok('ref.schema-invalid', [{ type: 'message', text: 'must not leak' }, { type: 'explode', power: 9000 }]),
+  response: okResponse('ref.schema-invalid', [{ type: 'message', text: 'must not leak' }, { type: 'explode', power: 9000 }]),
   expectError: true,
   tags: ['schema-invalid'],
 };
 const CAPABILITY_INVALID: Scenario = {
   id: 'ref.capability-invalid',
-  request: toolRequest('ref.capability-invalid', { effects: ['deny', 'message'] }),
-  response: ok('ref.capability-invalid', [{ type: 'allow' }]),
+  request: toolBeforeRequest('ref.capability-invalid', { effects: ['deny', 'message'] }),
+  response: okResponse('ref.capability-invalid', [{ type: 'allow' }]),
   expectError: true,
   tags: ['capability-invalid'],
 };
 const HELD: Scenario = {
   id: 'ref.held',
   request: toolRequest('ref.held'),
-  response: ok('ref.held', [{ type: 'deny', reason: 'held then denied' }]),
+  response: okResponse('ref.held', [{ type: 'deny', reason: 'held then denied' }]),
   expected: { decision: 'deny', executed: false, messages: [] },
   barrier: 'gate-late',
   tags: ['positive'],
@@ -94,7 +70,7 @@ const HELD: Scenario = {
 const RELEASED_EARLY: Scenario = {
   id: 'ref.released-early',
   request: toolRequest('ref.released-early'),
-  response: ok('ref.released-early', []),
+  response: okResponse('ref.released-early', []),
   expected: { decision: 'allow', executed: true, messages: [] },
   barrier: 'gate-early',
   tags: ['positive'],
@@ -104,7 +80,7 @@ const RELEASED_EARLY: Scenario = {
 const NEVER_RELEASED: Scenario = {
   id: 'ref.never-released',
   request: toolRequest('ref.never-released'),
-  response: ok('ref.never-released', [{ type: 'explode' }]),
+  response: okResponse('ref.never-released', [{ type: 'explode' }]),
   expectError: true,
   barrier: 'gate-never',
   tags: ['schema-invalid'],

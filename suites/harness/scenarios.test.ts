@@ -16,6 +16,7 @@ import {
   serializeScenarioFile,
 } from '../../harness/scenarios/load-scenarios.ts';
 import type { Scenario, ScenarioFile } from '../../harness/scenarios/types.ts';
+import { allowScenario } from './support/allow-scenario.ts';
 
 let tmp: string;
 
@@ -28,23 +29,16 @@ afterEach(() => {
 });
 
 function row(id: string, extra: Partial<Scenario> = {}): Scenario {
-  return {
+  return allowScenario(
     id,
-    request: {
-      jsonrpc: '2.0',
-      id,
-      method: 'hooks/intercept',
-      params: {
-        protocolVersion: 'draft',
-        event: { id, type: 'tool.before', tool: { name: 'task.run', input: { task: 1 }, origin: 'native' } },
-        capabilities: { effects: ['allow', 'deny'] },
-      },
+    {
+      event: { type: 'tool.before', tool: { name: 'task.run', input: { task: 1 }, origin: 'native' } },
+      effects: ['allow', 'deny'],
+      expected: { decision: 'allow', executed: true },
+      tags: ['allow'],
     },
-    response: { jsonrpc: '2.0', id, result: { effects: [{ type: 'allow' }] } },
-    expected: { decision: 'allow', executed: true },
-    tags: ['allow'],
-    ...extra,
-  };
+    extra,
+  );
 }
 
 function negative(id: string, extra: Partial<Scenario> = {}): Scenario {

@@ -1,0 +1,187 @@
+// Runs a REAL vitest project (`core`, `auth`) as a child process against a JSON config, the way
+// vitest's own repo tests itself: `node vitest.mjs run --project <p> --reporter=json --outputFile=...`,
+// then reads the JSON reporter output (./vitest-json-report.ts). Every run gets its own folder: config,
+// scenario subset, reports, a pid dir the broken-* fixtures record their pids in (./recorded-pids.ts),
+// and one private TMPDIR per child so the temp dirs of exactly that child can be checked afterwards.
+
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { execa, type ResultPromise } from 'execa';
+
+import type { AuthMode } from '../../../harness/config/define-config.ts';
+import { readJsonReport, type JsonAssertion } from './vitest-json-report.ts';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+const VITEST_CLI = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+
+/** Six core rows: allow, deny-with-return (discarded), allow-with-return, ask, schema- and capability-invalid. */
+export const SELFTEST_SCENARIO_IDS = [
+  'permission.allow',
+  'permission.deny-discards-candidate',
+  'return.structured-value',
+  'permission.ask-stays-pending',
+  'inject.deliver-at-unknown',
+  'flow.tool.continue-not-advertised',
+] as const;
+
+export interface ChildConfig {
+  adapters: Array<{ name: string; cwd: string }>;
+  /** Default: every server × client pair. */
+  pairings?: Array<{ server: string; client: string }>;
+  transports: Array<'http' | 'stdio'>;
+  /** Default `['none']`: the machinery self-tests need no credentials, and one mode keeps them fast. */
+  auth?: AuthMode[];
+  watchdogs: { startupMs: number; runMs: number };
+  parallelism?: number;
+  /** Rows of fixtures/scenarios.json to use (default: SELFTEST_SCENARIO_IDS). */
+  scenarioIds?: readonly string[];
+}
+
+export interface ChildRunDirs {
+  dir: string;
+  configFile: string;
+  scenarioFile: string;
+  reportsDir: string;
+  /** Where the broken-* fixtures record their pids (AHP_SELFTEST_PID_DIR of every child). */
+  pidDir: string;
+}
+
+/** A fresh folder with the scenario subset and the JSON config (reports always inside the folder). */
+export function prepareChildRun(name: string, config: ChildConfig): ChildRunDirs {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `ahp-selftest-${name}-`));
+  const dirs: ChildRunDirs = {
+    dir,
+    configFile: path.join(dir, 'config.json'),
+    scenarioFile: path.join(dir, 'scenarios.json'),
+    reportsDir: path.join(dir, 'reports'),
+    pidDir: path.join(dir, 'pids'),
+  };
+  mkdirSync(dirs.pidDir);
+  const all = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'fixtures', 'scenarios.json'), 'utf8')) as { scenarios: Array<{ id: string }> };
+  const scenarios = (config.scenarioIds ?? SELFTEST_SCENARIO_IDS).map((id) => {
+    const found = all.scenarios.find((scenario) => scenario.id === id);
+    if (!found) throw new Error(`fixtures/scenarios.json has no scenario "${id}" (the self-test subset needs it)`);
+    return found;
+  });
+  writeFileSync(dirs.scenarioFile, `${JSON.stringify({ version: 1, scenarios })}\n`);
+  const { scenarioIds: _ids, ...rest } = config;
+  writeFileSync(
+    dirs.configFile,
+    `${JSON.stringify(
+      {
+        schemas: path.join(PROJECT_ROOT, 'schemas'),
+        scenarios: { core: dirs.scenarioFile },
+        ...rest,
+        auth: config.auth ?? ['none'],
+        parallelism: config.parallelism ?? 4,
+        reports: dirs.reportsDir,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  return dirs;
+}
+
+/** The reference adapter, or a fixture folder (`broken-` dropped from the default name), as a config entry. */
+export function referenceAdapter(name = 'reference'): { name: string; cwd: string } {
+  return { name, cwd: path.join(PROJECT_ROOT, 'adapters', 'reference') };
+}
+export function fixtureAdapter(folder: string, name = folder.replace(/^broken-/, '')): { name: string; cwd: string } {
+  return { name, cwd: path.join(FIXTURES, folder) };
+}
+
+export interface ChildRunOptions {
+  /** Added to the child's environment. */
+  env?: Record<string, string>;
+  /** Reporters besides vitest's JSON reporter (a CLI `--reporter` replaces the config's list). */
+  reporters?: string[];
+}
+
+/** A child vitest in flight: the execa subprocess and where its output and temp dirs go. */
+export interface StartedChild {
+  project: string;
+  subprocess: ResultPromise<{ all: true; reject: false }>;
+  /** vitest's JSON reporter output. */
+  outputFile: string;
+  /** The child's TMPDIR: where globalSetup creates its `ahp-core-*` run dir. */
+  tmpDir: string;
+}
+
+/**
+ * Starts `vitest run --project <project> --reporter=json` for the prepared run, with its own TMPDIR
+ * `<dir>/tmp-<project>`, bounded by execa's timeout `timeoutMs`.
+ */
+export function startVitestChild(dirs: ChildRunDirs, project: string, timeoutMs: number, options: ChildRunOptions = {}): StartedChild {
+  const tmpDir = path.join(dirs.dir, `tmp-${project}`);
+  mkdirSync(tmpDir, { recursive: true });
+  const outputFile = path.join(dirs.dir, `vitest-${project}.json`);
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    // The child is a fresh vitest, not a worker of ours.
+    if (value !== undefined && key !== 'VITEST' && !key.startsWith('VITEST_')) env[key] = value;
+  }
+  Object.assign(env, { AHP_CONFIG: dirs.configFile, AHP_SELFTEST_PID_DIR: dirs.pidDir, TMPDIR: tmpDir }, options.env ?? {});
+  const reporters = ['--reporter=json', ...(options.reporters ?? []).map((reporter) => `--reporter=${reporter}`)];
+  const subprocess = execa(process.execPath, [VITEST_CLI, 'run', '--project', project, ...reporters, `--outputFile=${outputFile}`], {
+    cwd: PROJECT_ROOT,
+    env,
+    extendEnv: false,
+    timeout: timeoutMs,
+    forceKillAfterDelay: 2000,
+    reject: false,
+    all: true,
+    cleanup: true,
+  });
+  return { project, subprocess, outputFile, tmpDir };
+}
+
+export interface ChildRun {
+  project: string;
+  exitCode: number | undefined;
+  timedOut: boolean;
+  /** Interleaved stdout + stderr of the child vitest. */
+  output: string;
+  outputFile: string;
+  /** The child's TMPDIR. */
+  tmpDir: string;
+  /** vitest's JSON report rows; empty when the child wrote none (asserted by the caller, with `output`). */
+  rows: JsonAssertion[];
+  durationMs: number;
+}
+
+/** Runs the child to its end (see startVitestChild) and reads its JSON report. Never throws for a failing run. */
+export async function runVitestChild(dirs: ChildRunDirs, project: string, timeoutMs: number, options: ChildRunOptions = {}): Promise<ChildRun> {
+  const started = Date.now();
+  const child = startVitestChild(dirs, project, timeoutMs, options);
+  const result = await child.subprocess;
+  let rows: JsonAssertion[] = [];
+  try {
+    rows = readJsonReport(child.outputFile);
+  } catch {
+    // asserted by the caller, with the child's output
+  }
+  return {
+    project,
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    output: String(result.all ?? ''),
+    outputFile: child.outputFile,
+    tmpDir: child.tmpDir,
+    rows,
+    durationMs: Date.now() - started,
+  };
+}
+
+/** `ahp-core-*` entries left in a child's TMPDIR. */
+export function leftoverRunDirs(tmpDir: string): string[] {
+  return readdirSync(tmpDir).filter((entry) => entry.startsWith('ahp-core-'));
+}
+
+export function removeChildRun(dirs: ChildRunDirs): void {
+  rmSync(dirs.dir, { recursive: true, force: true });
+}
