@@ -27,7 +27,7 @@ import {
 } from '../../harness/auth/constants.ts';
 import { mintToken, NEGATIVE_TOKEN_CASES, negativeToken, verifyToken, withBadSignature, type TokenVerifierSettings } from '../../harness/auth/jwt.ts';
 import { MAX_TOKEN_REQUEST_BYTES, startOAuthIssuer, type OAuthIssuer } from '../../harness/auth/oauth-issuer.ts';
-import { testPki, UNAUTHORISED_CLIENT_PRINCIPAL, type TestPki } from '../../harness/auth/pki.ts';
+import { disposeTestPki, testPki, UNAUTHORISED_CLIENT_PRINCIPAL, type TestPki } from '../../harness/auth/pki.ts';
 import { AUTH_MODES } from '../../harness/config/define-config.ts';
 
 const verifier = (purpose: 'oauth' | 'workload', overrides: Partial<TokenVerifierSettings> = {}): TokenVerifierSettings => ({
@@ -182,6 +182,10 @@ describe('local OAuth issuer', () => {
     expect(issuer.issued()).toBe(before);
   });
 });
+
+// The per-process PKI holds private keys in a temp dir: remove it when this file is done, since a
+// vitest worker can be ended without an 'exit' event.
+afterAll(disposeTestPki);
 
 describe('test PKI', () => {
   let pki: TestPki;
