@@ -10,19 +10,8 @@ import { isJsonObject } from '../protocol/json.ts';
 import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import { lintOwnScenarioFile } from '../scenarios/lint-scenario-file.ts';
 import { NEGATIVE_TAGS, type Scenario, type ScenarioFile } from '../scenarios/types.ts';
+import { RESULT_KEYS } from '../oracle/types.ts';
 
-/** The only keys an application result (`expected`, `hostExpected`) may carry. */
-export const RESULT_KEYS = [
-  'decision',
-  'executed',
-  'input',
-  'messages',
-  'result',
-  'flow',
-  'continuationInstructions',
-  'continuationRemaining',
-  'injections',
-] as const;
 
 const DECISIONS = ['allow', 'deny', 'ask'];
 const FLOWS = ['stop', 'continue'];

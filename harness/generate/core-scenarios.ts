@@ -6,7 +6,7 @@
 // intent the oracle does not confirm.
 
 import { evaluate, hostRejectedResult } from '../oracle/evaluate.ts';
-import type { ApplicationResult } from '../oracle/types.ts';
+import { RESULT_KEYS, type ApplicationResult } from '../oracle/types.ts';
 import type { JsonObject, JsonValue } from '../protocol/json.ts';
 import type {
   DeliverAt,
@@ -26,18 +26,6 @@ const TOOL_NAME = 'task.run';
 const ALL_TOOL_EFFECTS = ['deny', 'allow', 'ask', 'modify', 'message', 'return', 'flow', 'inject'] as const;
 type ToolEffect = (typeof ALL_TOOL_EFFECTS)[number];
 
-/** The keys of an application result, in the order the seed's table lists them. */
-export const RESULT_KEY_ORDER = [
-  'decision',
-  'executed',
-  'input',
-  'messages',
-  'result',
-  'flow',
-  'continuationInstructions',
-  'continuationRemaining',
-  'injections',
-] as const;
 
 /** A row's declared intent before the oracle fills in its expectation. */
 interface RowSpec {
@@ -641,7 +629,7 @@ function allRows(): RowSpec[] {
 export function orderedResult(result: ApplicationResult): JsonObject {
   const source = result as unknown as Record<string, JsonValue | undefined>;
   const ordered: JsonObject = {};
-  for (const key of RESULT_KEY_ORDER) {
+  for (const key of RESULT_KEYS) {
     const value = source[key];
     if (value !== undefined) ordered[key] = value;
   }

@@ -51,6 +51,19 @@ export interface EvaluateOptions {
   hostTaskRule?: boolean;
 }
 
+/** Every key an application result may carry, in the order the seed's expected-result table lists them. */
+export const RESULT_KEYS = [
+  'decision',
+  'executed',
+  'input',
+  'messages',
+  'result',
+  'flow',
+  'continuationInstructions',
+  'continuationRemaining',
+  'injections',
+] as const;
+
 /** Keys whose mere presence is an assertion: an actual result may carry them only when expected does. */
 export const GUARDED_RESULT_KEYS = [
   'result',
