@@ -2,7 +2,6 @@ import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } f
 import {
   PROTOCOL_VERSION,
   type Effect,
-  type FlowState,
   type InterceptCapabilities,
   type InterceptRequest,
   type PermissionState,
@@ -86,7 +85,8 @@ function checkEnvelope(
   if (result.protocolVersion !== PROTOCOL_VERSION) {
     return { rejection: reject('schema', `result.protocolVersion ${JSON.stringify(result.protocolVersion)} is not "${PROTOCOL_VERSION}"`) };
   }
-  for (const [index, effect] of result.effects.entries()) {
+  for (let index = 0; index < result.effects.length; index++) {
+    const effect = result.effects[index];
     if (!isJsonObject(effect) || !KNOWN_EFFECTS.has(String(effect.type))) {
       return { rejection: reject('schema', `effects[${index}] has unknown type ${JSON.stringify(isJsonObject(effect) ? effect.type : effect)}`) };
     }
@@ -98,33 +98,34 @@ const KNOWN_EFFECTS = new Set(['deny', 'allow', 'ask', 'modify', 'message', 'ret
 
 /** Every effect must be within what the request advertised; the first violation names itself. */
 function checkCapabilities(effects: Effect[], capabilities: InterceptCapabilities): string | undefined {
-  const advertised = new Set(capabilities.effects);
-  for (const [index, effect] of effects.entries()) {
-    const at = `effects[${index}] (${effect.type})`;
-    if (!advertised.has(effect.type)) return `${at}: effect type is not in capabilities.effects`;
+  // Plain indexed loops and messages built only on failure: this runs for every evaluation.
+  const advertised = capabilities.effects;
+  for (let index = 0; index < effects.length; index++) {
+    const effect = effects[index]!;
+    if (!advertised.includes(effect.type)) return `${at(index, effect)}: effect type is not in capabilities.effects`;
     switch (effect.type) {
       case 'modify': {
         const target = capabilities.modify?.[effect.target];
         if (!target || target[effect.operation] !== true) {
-          return `${at}: ${effect.operation} of target "${effect.target}" is not advertised (capabilities.modify.${effect.target}.${effect.operation} is not true)`;
+          return `${at(index, effect)}: ${effect.operation} of target "${effect.target}" is not advertised (capabilities.modify.${effect.target}.${effect.operation} is not true)`;
         }
         break;
       }
       case 'flow': {
         const operations = capabilities.flow?.operations ?? [];
         if (!operations.includes(effect.operation)) {
-          return `${at}: flow operation "${effect.operation}" is not in capabilities.flow.operations`;
+          return `${at(index, effect)}: flow operation "${effect.operation}" is not in capabilities.flow.operations`;
         }
         if (effect.operation === 'continue' && !hasAllowance(capabilities)) {
-          return `${at}: continuation allowance is exhausted (capabilities.flow.remainingContinuations is ${JSON.stringify(capabilities.flow?.remainingContinuations ?? null)})`;
+          return `${at(index, effect)}: continuation allowance is exhausted (capabilities.flow.remainingContinuations is ${JSON.stringify(capabilities.flow?.remainingContinuations ?? null)})`;
         }
         break;
       }
       case 'inject': {
         const context = capabilities.inject?.context;
-        if (!context || context.append !== true) return `${at}: inject.context.append is not advertised`;
+        if (!context || context.append !== true) return `${at(index, effect)}: inject.context.append is not advertised`;
         if (!Array.isArray(context.deliverAt) || !context.deliverAt.includes(effect.deliverAt)) {
-          return `${at}: deliverAt "${effect.deliverAt}" is not in capabilities.inject.context.deliverAt`;
+          return `${at(index, effect)}: deliverAt "${effect.deliverAt}" is not in capabilities.inject.context.deliverAt`;
         }
         break;
       }
@@ -135,12 +136,17 @@ function checkCapabilities(effects: Effect[], capabilities: InterceptCapabilitie
   return undefined;
 }
 
+function at(index: number, effect: Effect): string {
+  return `effects[${index}] (${effect.type})`;
+}
+
 function hasAllowance(capabilities: InterceptCapabilities): boolean {
   const remaining = capabilities.flow?.remainingContinuations;
   return typeof remaining === 'number' && Number.isInteger(remaining) && remaining >= 1;
 }
 
 const PERMISSION_RANK: Record<PermissionState, number> = { none: 0, allow: 1, ask: 2, deny: 3 };
+const RANKED_PERMISSIONS: readonly PermissionState[] = ['none', 'allow', 'ask', 'deny'];
 
 /** The fixture host's tool contract: an object whose `task` is a positive integer (never a boolean). */
 export function taskInputProblem(input: JsonValue): string | undefined {
@@ -157,75 +163,83 @@ function apply(request: InterceptRequest, effects: Effect[], hostTaskRule: boole
   const toolBoundary = event.type === 'tool.before';
   const incomingInput: JsonObject | undefined = toolBoundary && event.tool ? event.tool.input : undefined;
 
-  // Rule 4: stage every input modification, in order, before any return is bound.
+  // One pass in response order collects everything; what depends on the final input (return
+  // binding, invalidation) is only decided after it, so staging still precedes binding (rule 4).
   let input = incomingInput;
-  for (const [index, effect] of effects.entries()) {
-    if (effect.type !== 'modify' || effect.target !== 'input') continue;
-    if (input === undefined) {
-      return reject('application', `effects[${index}]: no tool input to modify at ${event.type}`);
-    }
-    const value = effect.value;
-    if (!isJsonObject(value)) return reject('application', `effects[${index}]: input ${effect.operation} value is not an object`);
-    input = effect.operation === 'replace' ? value : { ...input, ...value };
-    if (hostTaskRule) {
-      const problem = taskInputProblem(input);
-      if (problem) return reject('application', `effects[${index}]: ${problem}`, true);
+  let lastReturn: { value: JsonValue } | null = null;
+  let rank = 0;
+  let stop = state?.flow === 'stop';
+  let resume = state?.flow === 'continue';
+  const instructions = state?.instructions ? state.instructions.slice() : [];
+  const messages: string[] = [];
+  let injections: JsonValue[] | undefined = state?.injections ? state.injections.slice() : undefined;
+  for (let index = 0; index < effects.length; index++) {
+    const effect = effects[index]!;
+    switch (effect.type) {
+      case 'modify': {
+        if (effect.target !== 'input') break;
+        if (input === undefined) return reject('application', `effects[${index}]: no tool input to modify at ${event.type}`);
+        const value = effect.value;
+        if (!isJsonObject(value)) return reject('application', `effects[${index}]: input ${effect.operation} value is not an object`);
+        input = effect.operation === 'replace' ? value : { ...input, ...value };
+        if (hostTaskRule) {
+          const problem = taskInputProblem(input);
+          if (problem) return reject('application', `effects[${index}]: ${problem}`, true);
+        }
+        break;
+      }
+      case 'return':
+        lastReturn = { value: effect.value };
+        break;
+      case 'deny':
+      case 'ask':
+      case 'allow':
+        if (PERMISSION_RANK[effect.type] > rank) rank = PERMISSION_RANK[effect.type];
+        break;
+      case 'flow':
+        if (effect.operation === 'stop') stop = true;
+        else {
+          resume = true;
+          if (effect.instruction !== undefined) instructions.push(effect.instruction);
+        }
+        break;
+      case 'inject':
+        (injections ??= []).push(effect as unknown as JsonValue);
+        break;
+      case 'message':
+        messages.push(effect.text);
+        break;
     }
   }
 
-  // Rule 5: a changed effective input invalidates the incoming candidate and incoming allow.
+  // Rule 5: a changed effective input invalidates the incoming candidate and incoming allow; a new
+  // return binds to the final input; then deny > ask > allow over what is left.
   let permission: PermissionState = state?.permission ?? 'none';
   let candidate: { value: JsonValue } | null = state?.candidate ? { value: state.candidate.value } : null;
-  if (incomingInput !== undefined && !jsonEqual(input, incomingInput)) {
+  if (incomingInput !== undefined && input !== incomingInput && !jsonEqual(input, incomingInput)) {
     candidate = null;
     if (permission === 'allow') permission = 'none';
   }
-  for (const effect of effects) {
-    if (effect.type === 'return') candidate = { value: effect.value };
-  }
-  for (const effect of effects) {
-    if (effect.type === 'deny' || effect.type === 'ask' || effect.type === 'allow') {
-      if (PERMISSION_RANK[effect.type] > PERMISSION_RANK[permission]) permission = effect.type;
-    }
-  }
+  if (lastReturn) candidate = lastReturn;
+  if (rank > PERMISSION_RANK[permission]) permission = RANKED_PERMISSIONS[rank]!;
   const decision: Decision = permission === 'deny' ? 'deny' : permission === 'ask' ? 'ask' : 'allow';
 
   // Rule 7: stop wins over continue wherever either comes from; instructions are retained.
-  const incomingFlow: FlowState = state?.flow ?? 'none';
-  let stop = incomingFlow === 'stop';
-  let resume = incomingFlow === 'continue';
-  const instructions = [...(state?.instructions ?? [])];
-  for (const effect of effects) {
-    if (effect.type !== 'flow') continue;
-    if (effect.operation === 'stop') stop = true;
-    else {
-      resume = true;
-      if (effect.instruction !== undefined) instructions.push(effect.instruction);
-    }
-  }
   const flow = stop ? 'stop' : resume ? 'continue' : undefined;
   if (flow === 'continue' && !hasAllowance(capabilities)) {
     return reject('capability', 'carried continuation has no remaining allowance');
   }
-
-  // Rule 8: accepted injections accumulate after any carried from earlier interceptors.
-  const injectEffects = effects.filter((effect) => effect.type === 'inject');
-  const injections =
-    state?.injections !== undefined || injectEffects.length > 0
-      ? [...(state?.injections ?? []), ...injectEffects.map((effect) => effect as unknown as JsonValue)]
-      : undefined;
-
-  // Rule 6: explicit message texts only.
-  const messages = effects.flatMap((effect) => (effect.type === 'message' ? [effect.text] : []));
 
   // Rule 9: derive the result only now, after the whole response was accepted.
   // A candidate stands in for the original tool call, so only a tool boundary can select one.
   const candidateApplies = toolBoundary && decision === 'allow' && flow !== 'stop' && candidate !== null;
   const executed = toolBoundary && decision === 'allow' && flow !== 'stop' && candidate === null;
 
+  // Only values that came from the request or the response are copied (strings are immutable),
+  // so a result never aliases what the caller passed in.
   const result: ApplicationResult = { decision, executed, messages };
-  if (toolBoundary && input !== undefined) result.input = input;
-  if (candidateApplies && candidate) result.result = candidate.value;
+  if (toolBoundary && input !== undefined) result.input = cloneJson(input);
+  if (candidateApplies && candidate) result.result = cloneJson(candidate.value);
   if (flow) {
     result.flow = flow;
     result.continuationInstructions = instructions;
@@ -234,6 +248,6 @@ function apply(request: InterceptRequest, effects: Effect[], hostTaskRule: boole
   } else if (instructions.length > 0) {
     result.continuationInstructions = instructions;
   }
-  if (injections) result.injections = injections;
-  return { accepted: true, result: cloneJson(result) };
+  if (injections) result.injections = cloneJson(injections);
+  return { accepted: true, result };
 }
