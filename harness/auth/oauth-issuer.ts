@@ -5,12 +5,13 @@
 // Bodies are bounded; errors are RFC 6749 JSON (`invalid_client`, `invalid_request`, ...). It never
 // redirects and never logs a request.
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { AUDIENCE, FIXTURE_CLOCK, ISSUER, OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, SIGNING_KEYS, TOKEN_LIFETIME_SECONDS } from './constants.ts';
 import { secretsEqual } from './constant-time.ts';
 import { mintToken } from './jwt.ts';
+import { readBody, sendJson } from '../http/json-body.ts';
 
 /** Request bodies larger than this get 413. */
 export const MAX_TOKEN_REQUEST_BYTES = 8 * 1024;
@@ -62,12 +63,13 @@ export async function startOAuthIssuer(options: OAuthIssuerOptions = {}): Promis
     handle(request).then(
       (token) => {
         tokens.push(token);
-        send(response, 200, { access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS });
+        // RFC 6749 §5.1: token responses are never cached.
+        sendJson(response, 200, { access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS }, { pragma: 'no-cache' });
       },
       (error: unknown) => {
         refused++;
-        if (error instanceof Refusal) return send(response, error.status, { error: error.error }, error.headers);
-        send(response, 500, { error: 'server_error' });
+        if (error instanceof Refusal) return sendJson(response, error.status, { error: error.error }, error.headers);
+        sendJson(response, 500, { error: 'server_error' });
       },
     );
   });
@@ -80,7 +82,9 @@ export async function startOAuthIssuer(options: OAuthIssuerOptions = {}): Promis
     if (typeof type !== 'string' || type.split(';')[0]!.trim().toLowerCase() !== 'application/x-www-form-urlencoded') {
       throw drained(request, new Refusal(400, 'invalid_request'));
     }
-    const body = await readBounded(request);
+    const read = await readBody(request, MAX_TOKEN_REQUEST_BYTES);
+    if (!read.ok) throw drained(request, new Refusal(read.status, 'invalid_request', read.status === 413 ? { connection: 'close' } : {}));
+    const body = read.text;
     const form = new URLSearchParams(body);
     // RFC 6749 §3.2: request parameters must not be included more than once.
     for (const name of new Set(form.keys())) if (form.getAll(name).length > 1) throw new Refusal(400, 'invalid_request');
@@ -167,51 +171,3 @@ function drained(request: IncomingMessage, refusal: Refusal): Refusal {
   return refusal;
 }
 
-function readBounded(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(request.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > MAX_TOKEN_REQUEST_BYTES) {
-      request.resume();
-      reject(new Refusal(413, 'invalid_request', { connection: 'close' }));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    request.on('data', (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > MAX_TOKEN_REQUEST_BYTES) {
-        done = true;
-        chunks.length = 0;
-        request.resume();
-        reject(new Refusal(413, 'invalid_request', { connection: 'close' }));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => {
-      if (done) return;
-      done = true;
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    request.on('error', () => {
-      if (done) return;
-      done = true;
-      reject(new Refusal(400, 'invalid_request'));
-    });
-  });
-}
-
-function send(response: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  if (response.headersSent) return;
-  const body = JSON.stringify(value);
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(body)),
-    'cache-control': 'no-store',
-    pragma: 'no-cache',
-    ...headers,
-  });
-  response.end(body);
-}

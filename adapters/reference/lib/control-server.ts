@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 
 import type { Barriers } from './barriers.ts';
 import { isObject } from './config.ts';
-import { readBody, sendJson } from './http-body.ts';
+import { readBody, sendJson } from '../../../harness/http/json-body.ts';
 import type { Log } from './log.ts';
 import type { AuthStats } from './request-auth.ts';
 import type { JsonValue } from '../../../harness/protocol/json.ts';

@@ -16,7 +16,7 @@ import { createServer as createHttpsServer } from 'node:https';
 
 import type { ServerAuth } from '../auth.ts';
 import { capabilitiesEnvelope, dispatchText, type EntryPoint, type ServerState } from './dispatch.ts';
-import { isJsonContentType, readBody, sendJson, sendJsonText } from './http-body.ts';
+import { isJsonContentType, readBody, sendJson, sendJsonText } from '../../../harness/http/json-body.ts';
 import { errorEnvelope, INVALID_REQUEST } from './jsonrpc.ts';
 import { checkRequestAuth, type AuthStats } from './request-auth.ts';
 

@@ -1,4 +1,5 @@
-// Bounded request-body reading for the server's HTTP endpoints.
+// Bounded request-body reading and JSON replies for the loopback HTTP servers we own (the reference
+// adapter's AHP and control endpoints, the local OAuth issuer).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
