@@ -11,12 +11,10 @@
 // - Forwards client stdin → server stdin and server stdout → client stdout byte for byte (NDJSON;
 //   no re-encoding, no extra envelope).
 // - Learns the control endpoint from the server's readiness file (named in the server config), bounded.
-// - Before forwarding a response line whose JSON-RPC id is an expected scenario id — or a response
-//   whose id the client never sent (deliberately mis-correlated replies) — it GETs /receipts and writes
-//   the snapshot atomically to receiptsFile: {requests:[...], snapshots:n}.
-//   (Each snapshot is the full list, so N scenarios cost N GETs of up to N receipts: fine for
-//   hundreds of scenarios; the price of evidence that survives a client dying mid-run.) So receipt evidence never
-//   depends on the client shutting the server down politely. A final snapshot is attempted when the
+// - Before forwarding the response to the client's last scenario request (paired with its request
+//   by order, as scripted responses may carry wrong ids) it GETs /receipts and writes the snapshot
+//   atomically to receiptsFile: {requests:[...], snapshots:n}. So receipt evidence never depends on
+//   the client shutting the server down politely (a client may SIGKILL the relay right after). A final snapshot is attempted when the
 //   client closes stdin or the relay is signalled. Snapshot failures are written as {error:"..."} (our own words, never adapter
 //   output) as {error, stage:"startup"|"receipts"} unless a snapshot already exists, and logged to
 //   relayLogFile. A server command that cannot be spawned is recorded as {relayPid, spawnError} in
@@ -77,7 +75,7 @@ try {
 
 const graceMs = spec.graceMs ?? 1000;
 const expectedIds = new Set((spec.expectedIds ?? []).map(String));
-const sentIds = new Set();
+let interceptRequestsSent = 0;
 const readinessFile = serverConfig.readinessFile;
 
 // ----- server ---------------------------------------------------------------------------------------
@@ -284,6 +282,7 @@ function noteRequest(buffer) {
   }
   if (value && typeof value === 'object' && !Array.isArray(value) && typeof value.method === 'string' && 'id' in value) {
     pendingRequests.push({ id: value.id, method: value.method });
+    if (value.method === 'hooks/intercept') interceptRequestsSent += 1;
   }
 }
 
@@ -322,8 +321,6 @@ process.stdin.on('data', (chunk) => {
   while ((newline = inputRest.indexOf(0x0a)) >= 0) {
     const line = inputRest.subarray(0, newline);
     inputRest = inputRest.subarray(newline + 1);
-    const parsed = lineId(line);
-    if (parsed && parsed.id !== null) sentIds.add(parsed.id);
     noteRequest(line);
   }
 });
@@ -370,6 +367,19 @@ process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') void clientClosed('the client closed our stdout');
 });
 
+/**
+ * True for the response that answers the client's last scenario request (paired by order, since a
+ * scripted response may carry a wrong id). One snapshot there is the whole run's evidence: a client
+ * that dies earlier leaves rows missing, and the close/signal handlers and the harness's own
+ * watchdog snapshot cover the rest.
+ */
+function answersFinalIntercept(line) {
+  const parsed = lineId(line);
+  return Boolean(
+    parsed && parsed.isResponse && pendingRequests[0]?.method === 'hooks/intercept' && interceptRequestsSent >= expectedIds.size,
+  );
+}
+
 async function pump() {
   let rest = Buffer.alloc(0);
   for await (const chunk of server.stdout) {
@@ -378,10 +388,7 @@ async function pump() {
     while ((newline = rest.indexOf(0x0a)) >= 0) {
       const line = rest.subarray(0, newline + 1);
       rest = rest.subarray(newline + 1);
-      const parsed = lineId(line);
-      if (parsed && parsed.isResponse && (parsed.id === null || expectedIds.has(parsed.id) || !sentIds.has(parsed.id))) {
-        await snapshot(`before response ${parsed.id}`);
-      }
+      if (answersFinalIntercept(line)) await snapshot('before the final response');
       recordResponse(line);
       await forward(line);
     }
