@@ -14,7 +14,7 @@ import type { InterceptRequest } from '../harness/protocol/messages.ts';
 import { loadValidators } from '../harness/protocol/load-validators.ts';
 import type { ProtocolValidators } from '../harness/protocol/validator-types.ts';
 import { loadScenarioFileSync } from '../harness/scenarios/load-scenarios.ts';
-import { canonicalSchemaDir } from './schemas.bench.ts';
+import { canonicalSchemaDir } from '../harness/protocol/canonical-schemas.ts';
 import { formatMeasurement, formatRatio, measure, type Bench, type BenchOutput, type Measurement } from './lib/measure.ts';
 
 export const ORACLE_GOAL_EVALS_PER_SECOND = 100_000;

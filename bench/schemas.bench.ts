@@ -6,13 +6,8 @@ import path from 'node:path';
 
 import { projectRoot } from '../harness/config/load-config.ts';
 import { clearValidatorMemo, loadValidators } from '../harness/protocol/load-validators.ts';
+import { canonicalSchemaDir } from '../harness/protocol/canonical-schemas.ts';
 import { formatMeasurement, formatRatio, measureSlow, type Bench, type BenchOutput } from './lib/measure.ts';
-
-/** The protocol's canonical schema directory, when this checkout has one next to it (or AHP_CANONICAL_SCHEMAS names it). */
-export function canonicalSchemaDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const candidates = [env.AHP_CANONICAL_SCHEMAS, path.resolve(projectRoot(), '..', 'shared', 'reference', 'schema')];
-  return candidates.find((dir): dir is string => !!dir && fs.existsSync(path.join(dir, 'intercept-response.schema.json')));
-}
 
 function compileCost(out: BenchOutput, label: string, dir: string): void {
   const fresh = measureSlow(`${label}: fresh compile (no cache)`, () => {

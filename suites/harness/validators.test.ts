@@ -15,10 +15,11 @@ import {
   loadValidators,
 } from '../../harness/protocol/load-validators.ts';
 import { ENTRY_POINT_FILES, type EntryPoint } from '../../harness/protocol/validator-types.ts';
+import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 
 const OUR_SCHEMAS = path.join(PROJECT_ROOT, 'schemas');
-const CANONICAL_SCHEMAS = path.resolve(PROJECT_ROOT, '../shared/reference/schema');
-const canonicalPresent = fs.existsSync(path.join(CANONICAL_SCHEMAS, 'intercept-request.schema.json'));
+const CANONICAL_SCHEMAS = canonicalSchemaCandidate();
+const canonicalPresent = canonicalSchemaDir() !== undefined;
 
 const tempDirs: string[] = [];
 

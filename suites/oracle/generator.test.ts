@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { projectRoot } from '../../harness/config/load-config.ts';
@@ -7,6 +7,7 @@ import { buildCoreScenarios } from '../../harness/generate/core-scenarios.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
 import { parseScenarioFile, serializeScenarioFile } from '../../harness/scenarios/load-scenarios.ts';
 import type { Scenario, ScenarioFile } from '../../harness/scenarios/types.ts';
+import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 
 // The core fixture generator: the committed file is exactly a fresh build, it passes the seed's
 // "Regenerate and validate" checks under our schemas and the canonical ones, and those checks really
@@ -15,8 +16,8 @@ import type { Scenario, ScenarioFile } from '../../harness/scenarios/types.ts';
 const ROOT = projectRoot();
 const COMMITTED = path.join(ROOT, 'fixtures', 'scenarios.json');
 const OUR_SCHEMAS = path.join(ROOT, 'schemas');
-const CANONICAL_SCHEMAS = process.env.AHP_CANONICAL_SCHEMAS ?? '/work/shared/reference/schema';
-const canonicalMissing = !existsSync(path.join(CANONICAL_SCHEMAS, 'intercept-response.schema.json'));
+const CANONICAL_SCHEMAS = canonicalSchemaCandidate();
+const canonicalMissing = canonicalSchemaDir() === undefined;
 
 const ours = loadValidators(OUR_SCHEMAS);
 const committedText = readFileSync(COMMITTED, 'utf8');

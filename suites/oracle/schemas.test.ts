@@ -1,17 +1,17 @@
 // Differential audit of our draft schemas (schemas/) against the protocol's canonical schemas: every
 // message below has an expected verdict, and both schema sets must give exactly that verdict.
 
-import fs from 'node:fs';
 import path from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
 import { PROJECT_ROOT, loadValidators } from '../../harness/protocol/load-validators.ts';
 import type { EntryPoint } from '../../harness/protocol/validator-types.ts';
+import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 
 const OUR_SCHEMAS = path.join(PROJECT_ROOT, 'schemas');
-const CANONICAL_SCHEMAS = path.resolve(PROJECT_ROOT, '../shared/reference/schema');
-const canonicalPresent = fs.existsSync(path.join(CANONICAL_SCHEMAS, 'intercept-request.schema.json'));
+const CANONICAL_SCHEMAS = canonicalSchemaCandidate();
+const canonicalPresent = canonicalSchemaDir() !== undefined;
 
 // ---------------------------------------------------------------------------------------------------
 // Builders
