@@ -11,6 +11,7 @@ import type { JsonObject, JsonValue } from '../protocol/json.ts';
 import type {
   DeliverAt,
   InterceptCapabilities,
+  InterceptEvent,
   InterceptRequest,
   InterceptState,
   ModifyAdvertisement,
@@ -77,27 +78,30 @@ interface ToolRequestOptions {
   state?: InterceptState;
 }
 
-function toolRequest(id: string, options: ToolRequestOptions = {}): InterceptRequest {
+/** The hooks/intercept envelope every row's request shares; `state` is added only when given. */
+function interceptRequest(id: string, event: InterceptEvent, capabilities: InterceptCapabilities, state?: InterceptState): InterceptRequest {
   const request: InterceptRequest = {
     jsonrpc: '2.0',
     id,
     method: 'hooks/intercept',
-    params: {
-      protocolVersion: 'draft',
-      event: {
-        id,
-        source: FIXTURE_SOURCE,
-        type: 'tool.before',
-        time: FIXTURE_TIME,
-        call: { id: `call-${id}` },
-        tool: { name: TOOL_NAME, input: options.input ?? { task: 1 }, origin: 'native' },
-        path: TOOL_NAME,
-      },
-      capabilities: options.capabilities ?? toolCaps(),
-    },
+    params: { protocolVersion: 'draft', event, capabilities },
   };
-  if (options.state) request.params.state = options.state;
+  if (state) request.params.state = state;
   return request;
+}
+
+/** A tool.before request of the fixture host (tool `task.run`, input `{task: 1}` by default). */
+export function toolRequest(id: string, options: ToolRequestOptions = {}): InterceptRequest {
+  const event: InterceptEvent = {
+    id,
+    source: FIXTURE_SOURCE,
+    type: 'tool.before',
+    time: FIXTURE_TIME,
+    call: { id: `call-${id}` },
+    tool: { name: TOOL_NAME, input: options.input ?? { task: 1 }, origin: 'native' },
+    path: TOOL_NAME,
+  };
+  return interceptRequest(id, event, options.capabilities ?? toolCaps(), options.state);
 }
 
 interface FinishRequestOptions {
@@ -113,35 +117,26 @@ interface FinishRequestOptions {
 function finishRequest(id: string, options: FinishRequestOptions = {}): InterceptRequest {
   const remaining = options.remaining ?? 2;
   const count = options.count ?? 0;
-  const request: InterceptRequest = {
-    jsonrpc: '2.0',
+  const event: InterceptEvent = {
     id,
-    method: 'hooks/intercept',
-    params: {
-      protocolVersion: 'draft',
-      event: {
-        id,
-        source: FIXTURE_SOURCE,
-        type: 'turn.finish.before',
-        time: FIXTURE_TIME,
-        turn: { id: `turn-${id}` },
-        outcome: 'completed',
-        continuationCount: count,
-        items: [],
-      },
-      capabilities: {
-        effects: options.effects ?? ['flow', 'message'],
-        flow: {
-          operations: options.operations ?? ['stop', 'continue'],
-          remainingContinuations: remaining,
-          continuationCount: count,
-          maxContinuations: remaining + count,
-        },
-      },
+    source: FIXTURE_SOURCE,
+    type: 'turn.finish.before',
+    time: FIXTURE_TIME,
+    turn: { id: `turn-${id}` },
+    outcome: 'completed',
+    continuationCount: count,
+    items: [],
+  };
+  const capabilities: InterceptCapabilities = {
+    effects: options.effects ?? ['flow', 'message'],
+    flow: {
+      operations: options.operations ?? ['stop', 'continue'],
+      remainingContinuations: remaining,
+      continuationCount: count,
+      maxContinuations: remaining + count,
     },
   };
-  if (options.state) request.params.state = options.state;
-  return request;
+  return interceptRequest(id, event, capabilities, options.state);
 }
 
 /** A well-formed intercept response envelope for `id`. */
