@@ -473,6 +473,9 @@ function stateRows(): RowSpec[] {
     finishRow('state.carried-instructions', 'Carried continuation instructions come first, then this response\'s; one unit is consumed', [...S, 'flow'], [cont('mine')], {
       state: state('none', undefined, { flow: 'continue', instructions: ['earlier'] }),
     }),
+    toolRow('state.carried-instructions-at-tool', 'Carried continuation instructions at tool.before yield no continuation keys (they belong to finish boundaries)', [...S, 'flow'], [stop()], {
+      state: state('none', undefined, { instructions: ['earlier'] }),
+    }),
     toolRow('state.carried-injections', 'Carried injections come first, then this response\'s injects', [...S, 'inject'], [inject('now', 'Mine')], {
       state: state('none', undefined, { injections: [inject('next_turn', 'Earlier')] }),
     }),

@@ -240,13 +240,18 @@ function apply(request: InterceptRequest, effects: Effect[], hostTaskRule: boole
   const result: ApplicationResult = { decision, executed, messages };
   if (toolBoundary && input !== undefined) result.input = cloneJson(input);
   if (candidateApplies && candidate) result.result = cloneJson(candidate.value);
-  if (flow) {
-    result.flow = flow;
-    result.continuationInstructions = instructions;
-    const remaining = capabilities.flow?.remainingContinuations;
-    if (typeof remaining === 'number') result.continuationRemaining = flow === 'continue' ? remaining - 1 : remaining;
-  } else if (instructions.length > 0) {
-    result.continuationInstructions = instructions;
+  if (flow) result.flow = flow;
+  // Continuations happen only at a finish boundary (rule 7: "continuation cases use
+  // turn.finish.before, not tool.before"), so the continuation keys exist only there; at a tool
+  // boundary a stop is just `flow: "stop"`.
+  if (!toolBoundary) {
+    if (flow) {
+      result.continuationInstructions = instructions;
+      const remaining = capabilities.flow?.remainingContinuations;
+      if (typeof remaining === 'number') result.continuationRemaining = flow === 'continue' ? remaining - 1 : remaining;
+    } else if (instructions.length > 0) {
+      result.continuationInstructions = instructions;
+    }
   }
   if (injections) result.injections = cloneJson(injections);
   return { accepted: true, result };

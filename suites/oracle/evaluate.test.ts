@@ -238,12 +238,11 @@ describe('rules 6–9: messages, flow, injections, execution', () => {
       input: { task: 1 },
       messages: ['one', 'two'],
       flow: 'stop',
-      continuationInstructions: [],
     });
   });
-  test('stop at tool.before keeps the allow decision and prevents execution and candidates', () => {
+  test('stop at tool.before keeps the allow decision and prevents execution and candidates; no continuation keys', () => {
     const result = accepted(toolRequest({ task: 1 }, { permission: 'none', candidate: { value: 3 } }), [stop]);
-    expect(result).toStrictEqual({ decision: 'allow', executed: false, input: { task: 1 }, messages: [], flow: 'stop', continuationInstructions: [] });
+    expect(result).toStrictEqual({ decision: 'allow', executed: false, input: { task: 1 }, messages: [], flow: 'stop' });
   });
   test('several continues consume exactly one unit and keep instruction order', () => {
     expect(accepted(finishRequest(2), [cont('a'), cont(), cont('b')])).toStrictEqual({

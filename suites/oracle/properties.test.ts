@@ -256,6 +256,28 @@ describe('flow (rule 7)', () => {
   });
 });
 
+describe('which optional keys each boundary may carry', () => {
+  // Continuations happen only at turn.finish.before (rule 7), and only a tool boundary has an input or
+  // a candidate to select; an adapter that adds a key where it does not belong fails the row.
+  test.prop([validScenario()], params)('tool.before never carries continuation keys; turn.finish.before never input or result', ({ request, response }) => {
+    judge(request, response, (verdict) => {
+      const result = accepted(verdict);
+      if (request.params.event.type === 'tool.before') {
+        expect(result).not.toHaveProperty('continuationInstructions');
+        expect(result).not.toHaveProperty('continuationRemaining');
+        expect(result).toHaveProperty('input');
+      } else {
+        expect(result).not.toHaveProperty('input');
+        expect(result).not.toHaveProperty('result');
+        const continuationKeys = 'continuationInstructions' in result || 'continuationRemaining' in result;
+        if (continuationKeys && !('flow' in result)) expect(result.continuationInstructions?.length ?? 0).toBeGreaterThan(0);
+      }
+      expect('flow' in result).toBe(result.flow === 'stop' || result.flow === 'continue');
+      if ('continuationRemaining' in result) expect(result).toHaveProperty('flow');
+    });
+  });
+});
+
 describe('candidates and execution (rules 5 and 9)', () => {
   const equalModifyScenario = toolBeforeRequest({
     capabilities: { require: ['modify'] },
