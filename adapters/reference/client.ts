@@ -12,7 +12,7 @@ import { writeJsonAtomic } from './lib/atomic-write.ts';
 import type { AhpChannel } from './lib/channel.ts';
 import { AdapterConfigError, configPathFromArgs, loadClientConfig, readinessFileOf, type ClientConfig } from './lib/config.ts';
 import { checkDiscovery } from './lib/discovery.ts';
-import { failedRow, isApplicableFailure, judgeVerdict, type Report, type ReportRow } from './lib/judge.ts';
+import { failedRow, isApplicableFailure, judgeVerdict, type Report, type ReportRow } from '../../harness/oracle/report-row.ts';
 import { createLog, errorText, keepStdoutForProtocol } from './lib/log.ts';
 import { ADAPTER_LANGUAGE, DEFAULT_SCHEMA_DIR } from './lib/paths.ts';
 import { StdioChannel } from './lib/stdio-channel.ts';

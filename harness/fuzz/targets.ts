@@ -30,7 +30,7 @@ import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { compareExpected, formatDifferences } from '../verify/compare-result.ts';
 import { verifyRun, type RowVerdict } from '../verify/verify-run.ts';
-import { judgeVerdict } from '../../adapters/reference/lib/judge.ts';
+import { judgeVerdict } from '../oracle/report-row.ts';
 
 /** The harness's verdict on one fuzz row: `failed` means the adapter disagrees with the oracle. */
 export interface CaseJudgement {

@@ -1,11 +1,13 @@
-// Turns one scenario row and what happened to it into a report row. The oracle's `evaluate` is the
-// application step; this only decides pass/fail against `expected` / `expectError`.
+// What an honest client reports for one scenario row, given the oracle's verdict on the response it
+// received: the reference client's report rows and the in-process fuzz target's are the same thing,
+// so both take them from here (the harness never imports from an adapter). This only decides
+// pass/fail against `expected` / `expectError`; `evaluate` is the application step.
 // Error strings are short fixed labels plus scenario keys: never response bodies or endpoints.
 
-import type { Verdict } from '../../../harness/oracle/types.ts';
-import type { JsonValue } from '../../../harness/protocol/json.ts';
-import type { Scenario } from '../../../harness/scenarios/types.ts';
-import { compareExpected } from '../../../harness/verify/compare-result.ts';
+import type { Verdict } from './types.ts';
+import type { JsonValue } from '../protocol/json.ts';
+import type { Scenario } from '../scenarios/types.ts';
+import { compareExpected } from '../verify/compare-result.ts';
 
 export type RowStatus = 'passed' | 'failed' | 'unsupported' | 'inapplicable';
 
