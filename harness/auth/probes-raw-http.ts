@@ -9,10 +9,15 @@
 import net from 'node:net';
 import tls from 'node:tls';
 
+import { endpointRoutes } from '../http/endpoint-routes.ts';
+
 export interface RawRequest {
   method: 'GET' | 'POST';
-  /** Path on the endpoint, e.g. `/capabilities`. */
-  route: string;
+  /**
+   * The AHP route, resolved beside the endpoint whichever form it has (a base URL, or one ending in
+   * `/intercept`; see harness/http/endpoint-routes.ts).
+   */
+  route: '/capabilities' | '/intercept' | '/observe';
   /** Extra header lines (`Name: value`), each sent as its own field line, in order. */
   headerLines?: readonly string[];
   /** Request body (POST): sent as application/json with its Content-Length. */
@@ -47,9 +52,10 @@ export function headerValue(outcome: Extract<RawOutcome, { kind: 'response' }>, 
 }
 
 export function rawRequest(endpoint: string, request: RawRequest): Promise<RawOutcome> {
-  const url = new URL(endpoint);
+  const routes = endpointRoutes(endpoint);
+  const url = new URL(request.route === '/capabilities' ? routes.capabilities : request.route === '/intercept' ? routes.intercept : routes.observe);
   const body = request.body ?? '';
-  const route = `${url.pathname.replace(/\/$/, '')}${request.route}`;
+  const route = url.pathname;
   const head = [
     `${request.method} ${route} HTTP/1.1`,
     `Host: ${url.host}`,

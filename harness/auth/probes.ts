@@ -387,8 +387,13 @@ export class ProbeSession {
         problems.push(`the body is not the scripted response of "${this.options.scenario.id}" (expected JSON-equal to the scenario's response)`);
       }
     } else {
+      // The ecosystem's GET /capabilities answers the bare capability set; a JSON-RPC discovery
+      // envelope (or its bare result) with a manifest is accepted too.
       const result = isJsonObject(body) && isJsonObject(body.result) ? body.result : body;
-      if (!isJsonObject(result) || !isJsonObject(result.manifest)) problems.push('the discovery body carries no manifest object (result.manifest)');
+      const bareSet = isJsonObject(body) && Array.isArray(body.effects);
+      if (!bareSet && (!isJsonObject(result) || !isJsonObject(result.manifest))) {
+        problems.push('the discovery body is neither a capability set ({effects:[...]}) nor a discovery result with a manifest (result.manifest)');
+      }
     }
   }
 }

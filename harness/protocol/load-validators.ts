@@ -33,7 +33,7 @@ const standaloneCode = standaloneModule.default;
 const addFormats = addFormatsModule.default;
 
 /** Bumped whenever the generated cache module or the compile options change. */
-const CACHE_FORMAT = 'ahp-conformance-validators/2';
+const CACHE_FORMAT = 'ahp-conformance-validators/3';
 const MAX_ERRORS = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Cache modules unused for this long are removed when a new one is written. */
@@ -364,18 +364,8 @@ function assemble(
       return { valid, errors: valid ? [] : formatErrors(fn.errors) };
     };
   };
-  return {
-    schemaDir: dir,
-    interceptRequest: wrap(functions.interceptRequest),
-    interceptResponse: wrap(functions.interceptResponse),
-    capabilitiesRequest: wrap(functions.capabilitiesRequest),
-    capabilitiesResponse: wrap(functions.capabilitiesResponse),
-    effect: wrap(functions.effect),
-    jsonRpcMessage: wrap(functions.jsonRpcMessage),
-    origin,
-    cacheKey,
-    cacheFile,
-  };
+  const entries = Object.fromEntries((Object.keys(ENTRY_POINT_FILES) as EntryPoint[]).map((entry) => [entry, wrap(functions[entry])])) as Record<EntryPoint, Validate>;
+  return { schemaDir: dir, ...entries, origin, cacheKey, cacheFile };
 }
 
 function formatErrors(errors: ErrorObject[] | null | undefined): string[] {

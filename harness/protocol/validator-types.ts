@@ -17,6 +17,8 @@ export interface ProtocolValidators {
   readonly interceptResponse: Validate; // intercept-response.schema.json
   readonly capabilitiesRequest: Validate; // capabilities-request.schema.json
   readonly capabilitiesResponse: Validate; // capabilities-response.schema.json
+  /** A bare capability set: what HTTP `GET /capabilities` answers in the ecosystem's binding. */
+  readonly capabilities: Validate; // capabilities.schema.json
   readonly effect: Validate; // effect.schema.json
   readonly jsonRpcMessage: Validate; // json-rpc-message.schema.json
 }
@@ -28,6 +30,7 @@ export const ENTRY_POINT_FILES: Record<EntryPoint, string> = {
   interceptResponse: 'intercept-response.schema.json',
   capabilitiesRequest: 'capabilities-request.schema.json',
   capabilitiesResponse: 'capabilities-response.schema.json',
+  capabilities: 'capabilities.schema.json',
   effect: 'effect.schema.json',
   jsonRpcMessage: 'json-rpc-message.schema.json',
 };

@@ -211,9 +211,21 @@ async function expectRefused(server: StartedServer, probe: string, status: 401 |
   }
 }
 
-/** Both endpoints answer: discovery with the manifest, intercept with the scripted response and exactly one new receipt. */
+/**
+ * Both endpoints answer: GET discovery with the bare capability set, intercept with the scripted
+ * response and exactly one new receipt. Returns the hooks/capabilities envelope (with the manifest)
+ * that POST /capabilities answers with the same credential.
+ */
 async function expectAccepted(server: StartedServer, probe: string, request: Omit<RawRequest, 'method' | 'route' | 'body'>): Promise<JsonObject> {
-  const discovery = await rawRequest(server.endpoint, { ...ENDPOINTS[0], ...request });
+  const bare = await rawRequest(server.endpoint, { ...ENDPOINTS[0], ...request });
+  expect(bare, probe).toMatchObject({ kind: 'response', status: 200 });
+  expect(JSON.parse((bare as { body: string }).body), probe).toHaveProperty('effects');
+  const discovery = await rawRequest(server.endpoint, {
+    method: 'POST',
+    route: '/capabilities',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 'probe-discovery', method: 'hooks/capabilities', params: { protocolVersion: 'draft' } }),
+    ...request,
+  });
   expect(discovery, probe).toMatchObject({ kind: 'response', status: 200 });
   const before = await receipts(server);
   const intercept = await rawRequest(server.endpoint, { ...ENDPOINTS[1], ...request });

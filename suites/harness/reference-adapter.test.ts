@@ -260,18 +260,21 @@ describe('reference server over http', () => {
 
     expect(await getJson(`${control}/health`)).toEqual({ status: 200, body: { ready: true } });
 
-    // Discovery: a full JSON-RPC envelope valid under the capabilities-response schema.
+    // GET discovery answers the bare capability set (the ecosystem's HTTP binding); POST answers a
+    // hooks/capabilities request with the full JSON-RPC envelope and the manifest.
     const validators = loadValidators(path.join(PROJECT_ROOT, 'schemas'));
     const discovered = await getJson(`${endpoint}/capabilities`);
     expect(discovered.status).toBe(200);
-    expect(discovered.body).toMatchObject({ jsonrpc: '2.0', id: 'capabilities', result: { protocolVersion: 'draft' } });
-    expect(validators.capabilitiesResponse(discovered.body).errors).toEqual([]);
-    const manifest = (discovered.body as { result: { manifest: { authentication: string[]; events: Array<{ event: string }> } } }).result.manifest;
-    expect(manifest.authentication).toEqual([]);
-    expect(manifest.events.map((e) => e.event)).toEqual(['tool.before', 'turn.finish.before']);
+    expect(discovered.body).not.toHaveProperty('jsonrpc');
+    expect(validators.capabilities(discovered.body).errors).toEqual([]);
+    expect((discovered.body as { effects: string[] }).effects).toEqual(['deny', 'allow', 'ask', 'modify', 'message', 'return', 'flow', 'inject']);
     const posted = await postText(`${endpoint}/capabilities`, JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'hooks/capabilities', params: { protocolVersion: 'draft' } }));
     expect(posted.status).toBe(200);
-    expect(JSON.parse(posted.text)).toMatchObject({ jsonrpc: '2.0', id: 41, result: { protocolVersion: 'draft' } });
+    const envelope = JSON.parse(posted.text) as { result: { manifest: { authentication: string[]; events: Array<{ event: string }> } } };
+    expect(envelope).toMatchObject({ jsonrpc: '2.0', id: 41, result: { protocolVersion: 'draft' } });
+    expect(validators.capabilitiesResponse(envelope).errors).toEqual([]);
+    expect(envelope.result.manifest.authentication).toEqual([]);
+    expect(envelope.result.manifest.events.map((e) => e.event)).toEqual(['tool.before', 'turn.finish.before']);
     expect(await receipts(control)).toEqual([]);
 
     // A deliberately invalid scripted response comes back unchanged, byte for byte.

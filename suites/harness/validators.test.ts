@@ -81,6 +81,8 @@ const sample: Array<[EntryPoint, unknown]> = [
   ['capabilitiesRequest', { jsonrpc: '2.0', id: 1, method: 'hooks/capabilities', params: { protocolVersion: 'draft' } }],
   ['capabilitiesRequest', { jsonrpc: '2.0', id: 1, method: 'hooks/capabilities', params: {} }],
   ['capabilitiesResponse', { jsonrpc: '2.0', id: 1, result: { protocolVersion: 'draft' } }],
+  ['capabilities', { effects: ['deny', 'flow'], flow: { operations: ['stop'] } }],
+  ['capabilities', { effects: 'deny' }],
   ['interceptResponse', { jsonrpc: '2.0', id: 1, result: { protocolVersion: 'draft', effects: [{ type: 'allow' }] } }],
   ['interceptResponse', { jsonrpc: '2.0', id: 1, result: { protocolVersion: 'draft', effects: [{ type: 'allow', x: 1 }] } }],
   [

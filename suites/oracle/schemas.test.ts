@@ -384,6 +384,14 @@ const corpus: Case[] = [
   ),
   bad('capabilitiesResponse', 'result carrying effects', capabilitiesResponse(manifest(), { effects: [] })),
   bad('capabilitiesResponse', 'unknown transport', capabilitiesResponse(manifest({ transports: ['carrier-pigeon'] }))),
+
+  // A bare capability set: what HTTP GET /capabilities answers in the ecosystem's binding -----------
+  ok('capabilities', 'every tool.before effect with modify, flow and inject details', toolCapabilities()),
+  ok('capabilities', 'finish-boundary flow with its allowance', turnCapabilities()),
+  ok('capabilities', 'no effects at all', { effects: [] }),
+  bad('capabilities', 'no effects list', { modify: { input: { replace: true } } }),
+  bad('capabilities', 'duplicate effect', { effects: ['deny', 'deny'] }),
+  bad('capabilities', 'a JSON-RPC envelope instead of the set', { jsonrpc: '2.0', id: 'capabilities', result: { protocolVersion: 'draft', manifest: manifest() } }),
 ];
 
 // ---------------------------------------------------------------------------------------------------
@@ -401,7 +409,7 @@ function describeFailure(label: string, c: Case, errors: string[]): string {
 test('the corpus covers every entry point with both verdicts', () => {
   const entries = new Set(corpus.map((c) => c.entry));
   expect([...entries].sort()).toEqual(
-    ['capabilitiesRequest', 'capabilitiesResponse', 'effect', 'interceptRequest', 'interceptResponse', 'jsonRpcMessage'].sort(),
+    ['capabilities', 'capabilitiesRequest', 'capabilitiesResponse', 'effect', 'interceptRequest', 'interceptResponse', 'jsonRpcMessage'].sort(),
   );
   for (const entry of entries) {
     expect(corpus.some((c) => c.entry === entry && c.valid), `${entry} has a valid case`).toBe(true);

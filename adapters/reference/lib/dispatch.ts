@@ -22,7 +22,7 @@ import {
   PARSE_ERROR,
   replyId,
 } from './jsonrpc.ts';
-import { capabilitiesResult } from './manifest.ts';
+import { capabilitiesResult, endpointCapabilities } from './manifest.ts';
 import type { Log } from './log.ts';
 
 export interface ServerState {
@@ -76,9 +76,14 @@ export async function dispatch(message: unknown, entry: EntryPoint, state: Serve
   return method === 'hooks/capabilities' ? discover(message, state) : intercept(message, state);
 }
 
-/** The full discovery response envelope for a given id (GET /capabilities uses "capabilities"). */
+/** The full discovery response envelope for a given id (`hooks/capabilities` over POST or stdio). */
 export function capabilitiesEnvelope(id: string | number, state: Pick<ServerState, 'authMode'>): string {
   return JSON.stringify({ jsonrpc: '2.0', id, result: capabilitiesResult(state.authMode) });
+}
+
+/** The body of HTTP `GET /capabilities`: the bare capability set (see manifest.ts). */
+export function capabilitiesBody(state: Pick<ServerState, 'authMode'>): string {
+  return JSON.stringify(endpointCapabilities(state.authMode));
 }
 
 function discover(message: Record<string, JsonValue>, state: ServerState): Reply {

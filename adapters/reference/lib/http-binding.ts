@@ -1,7 +1,8 @@
 // The AHP HTTP binding of the reference server (loopback, port 0):
 //   POST /intercept     body = one full JSON-RPC hooks/intercept envelope (application/json)
-//   GET  /capabilities  the full JSON-RPC capabilities response envelope (id "capabilities")
-//   POST /capabilities  a hooks/capabilities JSON-RPC request, answered with its id
+//   GET  /capabilities  the bare capability set (capabilities.schema.json), as the ecosystem's servers
+//                       answer and its clients validate
+//   POST /capabilities  a hooks/capabilities JSON-RPC request, answered with its id and the manifest
 // Scripted replies use status 200; requests the server refuses get a JSON-RPC error body with a
 // 4xx/5xx status, so a client can never mistake them for a scripted (negative) response.
 //
@@ -15,7 +16,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 
 import type { ServerAuth } from '../auth.ts';
-import { capabilitiesEnvelope, dispatchText, type EntryPoint, type ServerState } from './dispatch.ts';
+import { capabilitiesBody, dispatchText, type EntryPoint, type ServerState } from './dispatch.ts';
 import { isJsonContentType, readBody, sendJson, sendJsonText } from '../../../harness/http/json-body.ts';
 import { errorEnvelope, INVALID_REQUEST } from './jsonrpc.ts';
 import { checkRequestAuth, type AuthStats } from './request-auth.ts';
@@ -64,7 +65,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, state:
 
   if (pathname === '/capabilities' && method === 'GET') {
     request.resume();
-    return sendJsonText(response, 200, capabilitiesEnvelope('capabilities', state));
+    return sendJsonText(response, 200, capabilitiesBody(state));
   }
   if (method !== 'POST') {
     request.resume();

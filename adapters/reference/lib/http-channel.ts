@@ -7,6 +7,7 @@
 
 import { Agent, request } from 'undici';
 
+import { endpointRoutes, type EndpointRoutes } from '../../../harness/http/endpoint-routes.ts';
 import type { AhpChannel, Received } from './channel.ts';
 import type { ClientCredentials } from './client-credentials.ts';
 
@@ -15,36 +16,37 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 export class HttpChannel implements AhpChannel {
   private readonly agent: Agent;
-  private readonly base: string;
+  /** `/capabilities` and `/intercept` beside the endpoint, which may be a base URL or end in `/intercept`. */
+  private readonly routes: EndpointRoutes;
 
   constructor(
     endpoint: string,
     private readonly credentials: ClientCredentials,
   ) {
-    this.base = endpoint.endsWith('/') ? endpoint : `${endpoint}/`;
+    this.routes = endpointRoutes(endpoint);
     this.agent = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS, ...credentials.tlsConnectOptions() } });
   }
 
   discover(timeoutMs: number): Promise<Received> {
-    return this.send('GET', 'capabilities', undefined, timeoutMs);
+    return this.send('GET', this.routes.capabilities, undefined, timeoutMs);
   }
 
   exchange(message: unknown, timeoutMs: number): Promise<Received> {
-    return this.send('POST', 'intercept', JSON.stringify(message), timeoutMs);
+    return this.send('POST', this.routes.intercept, JSON.stringify(message), timeoutMs);
   }
 
   async close(): Promise<void> {
     await this.agent.close().catch(() => undefined);
   }
 
-  private async send(method: 'GET' | 'POST', route: string, body: string | undefined, timeoutMs: number): Promise<Received> {
+  private async send(method: 'GET' | 'POST', url: string, body: string | undefined, timeoutMs: number): Promise<Received> {
     const signal = AbortSignal.timeout(timeoutMs);
     const credential = await this.credentials.headers();
     if (!credential.ok) return { ok: false, error: credential.error };
     const headers: Record<string, string> = { accept: 'application/json', ...credential.headers };
     if (body !== undefined) headers['content-type'] = 'application/json';
     try {
-      const response = await request(new URL(route, this.base), {
+      const response = await request(url, {
         method,
         headers,
         body,

@@ -53,6 +53,27 @@ export function buildManifest(mode: AuthMode): JsonObject {
   };
 }
 
+/**
+ * What HTTP `GET /capabilities` answers: the bare capability set the intercept endpoint offers (the
+ * object `capabilities.schema.json` describes), as every SDK server in the ecosystem does. It is the
+ * union over the manifest's intercept events; the per-event sets stay in the manifest, which
+ * `POST /capabilities` and stdio discovery (`hooks/capabilities`) return.
+ */
+export function endpointCapabilities(mode: AuthMode): JsonObject {
+  const events = buildManifest(mode).events as Array<{ capabilities: JsonObject }>;
+  const effects = [...new Set(events.flatMap((entry) => entry.capabilities.effects as string[]))];
+  const flows = events.map((entry) => entry.capabilities.flow as JsonObject | undefined).filter((flow) => flow !== undefined);
+  const operations = [...new Set(flows.flatMap((flow) => flow.operations as string[]))];
+  const toolBefore = events[0]!.capabilities;
+  return {
+    effects,
+    modify: toolBefore.modify!,
+    // Continue needs its allowance details, which only the finish boundary's set carries.
+    flow: { ...Object.assign({}, ...flows), operations },
+    inject: toolBefore.inject!,
+  };
+}
+
 /** The `result` of a successful hooks/capabilities response. */
 export function capabilitiesResult(mode: AuthMode): JsonObject {
   return { protocolVersion: PROTOCOL_VERSION, manifest: buildManifest(mode) };
