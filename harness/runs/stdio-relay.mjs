@@ -3,39 +3,49 @@
 // Plain ESM JavaScript so it starts fast under plain `node`. The client is given
 //   serverCommand = [node, stdio-relay.mjs, '--relay', RELAY_SPEC_JSON]
 // and appends `--config SERVER_CONFIG` itself. The relay spec (written by harness/runs/client-run.ts):
-//   { command: string[], cwd, serverLogFile, relayLogFile, receiptsFile, responsesFile?, pidFile,
-//     expectedIds: string[], readinessTimeoutMs, controlTimeoutMs, graceMs }
+//   { command: string[], cwd, serverLogFile, relayLogFile, instancesDir,
+//     barriers: {[requestId]: barrier}, readinessTimeoutMs, controlTimeoutMs, barrierTimeoutMs, graceMs }
 //
-// - Spawns `command + --config SERVER_CONFIG` in `cwd`, in its own process group, stderr → serverLogFile,
-//   and registers {relayPid, serverPid} in pidFile so the harness can always kill that group.
-// - Forwards client stdin → server stdin and server stdout → client stdout byte for byte (NDJSON;
-//   no re-encoding, no extra envelope).
-// - Learns the control endpoint from the server's readiness file (named in the server config), bounded.
-// - Before forwarding the response to the client's last scenario request (paired with its request
-//   by order, as scripted responses may carry wrong ids) it GETs /receipts and writes the snapshot
-//   atomically to receiptsFile: {requests:[...], snapshots:n}. So receipt evidence never depends on
-//   the client shutting the server down politely (a client may SIGKILL the relay right after). A final snapshot is attempted when the
-//   client closes stdin or the relay is signalled. Snapshot failures are written as {error:"..."} (our own words, never adapter
-//   output) as {error, stage:"startup"|"receipts"} unless a snapshot already exists, and logged to
-//   relayLogFile. A server command that cannot be spawned is recorded as {relayPid, spawnError} in
-//   pidFile.
-// - Records every response line it forwards to responsesFile (NDJSON, one record appended per line,
-//   created empty at start), so the harness can check that the client saw each scenario's scripted
-//   response and not one the server made up. A response is paired with the oldest request the client
-//   sent that is still unanswered (the stdio binding allows one outstanding request), never by its own
-//   id, because scripted responses may carry a deliberately wrong id. Records:
+// A client may start its server many times in one run (one SDK restarts it after every negative row),
+// so every relay process is one *instance* of the run's server: it claims the next free numbered
+// folder `instancesDir/NNNN/` (mkdir is atomic) and keeps all of that instance's evidence there, so
+// the harness can take the union over every instance afterwards (stdio-evidence.ts):
+//   config.json        the server config the real server gets: the client's, with the readiness file
+//                      moved into the instance folder (so a restarted server never sees a stale one)
+//   readiness.json     written by the real server
+//   receipts.ndjson    one received request per line, appended from GET /receipts before each
+//                      scenario response is forwarded (so the evidence never depends on the client
+//                      shutting the server down politely: it may SIGKILL the relay right after)
+//   requests.ndjson    every line the client sent, parsed ({invalidJson:true} for one that is not
+//                      JSON): what the client really put on the wire, to tell its faults from the server's
+//   responses.ndjson   every response line forwarded to the client (see below)
+//   status.json        {relayPid, serverPid?, spawnError?, startup?, problems:[...], exit?}
+//
+// - Spawns `command + --config INSTANCE_CONFIG` in `cwd`, in its own process group, stderr appended
+//   to serverLogFile (shared by every instance), and records {relayPid, serverPid} in status.json at
+//   once so the harness can always kill that group.
+// - Forwards client stdin → server stdin and server stdout → client stdout byte for byte.
+// - Copies the real server's readiness file, unchanged, to the path the client's server config names
+//   once the server is ready (removing a previous instance's copy at start), so a client that waits
+//   for readiness sees its own server's.
+// - Barriers: when the client sends a hooks/intercept request whose id has a barrier, waits (bounded)
+//   until the server's receipts hold that request, then POSTs /release {barrier}.
+// - Records every response line it forwards to responses.ndjson, paired with the oldest request the
+//   client sent that is still unanswered (the stdio binding allows one outstanding request), never by
+//   its own id, because scripted responses may carry a deliberately wrong id. Records:
 //     {requestId, method, response}         the parsed response line to that request
 //     {requestId, method, invalidJson:true} a line that is not JSON
 //     {unsolicited:true, response | invalidJson:true}  a line while no request was pending
-//     {overflow:true}                       written once when the file reaches its size bound; no
-//                                           records follow
-//   Requests are lines with a string `method` and an `id` key; notifications (no id) get no response.
-// - When the client closes stdin or dies: close the server's stdin, wait graceMs, SIGTERM the
-//   server's group, SIGKILL after graceMs, exit. When the server exits first: SIGKILL what is left of
-//   its group and exit with its code (1 for a signal exit).
+//     {overflow:true}                       written once when the file reaches its size bound
+//   Requests are lines with a string `method` and an `id` key; notifications get no response.
+// - When the client closes stdin or dies: a last receipts snapshot, close the server's stdin, wait
+//   graceMs, SIGTERM the server's group, SIGKILL after graceMs, exit. When the server exits first:
+//   SIGKILL what is left of its group, record how it exited (status.exit: initiatedBy "server" when
+//   neither the client nor the relay asked it to), and exit with its code (1 for a signal exit).
+// Problems are written in our own words (never adapter output) and logged to relayLogFile.
 
 import { spawn } from 'node:child_process';
-import { appendFileSync, closeSync, existsSync, openSync, readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const argv = process.argv.slice(2);
@@ -47,8 +57,9 @@ const specFile = arg('--relay');
 const serverConfigFile = arg('--config');
 
 let relayLog = null;
+let instanceName = '?';
 function log(message) {
-  const line = `[ahp-relay ${new Date().toISOString()}] ${message}\n`;
+  const line = `[ahp-relay ${instanceName} ${new Date().toISOString()}] ${message}\n`;
   try {
     if (relayLog) appendFileSync(relayLog, line, { mode: 0o600 });
     else process.stderr.write(line);
@@ -74,9 +85,74 @@ try {
 }
 
 const graceMs = spec.graceMs ?? 1000;
-const expectedIds = new Set((spec.expectedIds ?? []).map(String));
-let interceptRequestsSent = 0;
-const readinessFile = serverConfig.readinessFile;
+const controlTimeoutMs = spec.controlTimeoutMs ?? 5000;
+const barriers = new Map(Object.entries(spec.barriers ?? {}));
+
+function writeAtomic(target, text) {
+  const tmp = `${target}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600 });
+  renameSync(tmp, target);
+}
+
+// ----- this instance --------------------------------------------------------------------------------
+function claimInstanceDir() {
+  mkdirSync(spec.instancesDir, { recursive: true });
+  for (let n = 1; n < 100_000; n++) {
+    const dir = path.join(spec.instancesDir, String(n).padStart(4, '0'));
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+      instanceName = `#${n}`;
+      return dir;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+  }
+  throw new Error('no free instance folder');
+}
+
+let instanceDir;
+try {
+  instanceDir = claimInstanceDir();
+} catch (error) {
+  log(`cannot create an instance folder in ${spec.instancesDir}: ${error.message}`);
+  process.exit(2);
+}
+const files = {
+  config: path.join(instanceDir, 'config.json'),
+  readiness: path.join(instanceDir, 'readiness.json'),
+  receipts: path.join(instanceDir, 'receipts.ndjson'),
+  requests: path.join(instanceDir, 'requests.ndjson'),
+  responses: path.join(instanceDir, 'responses.ndjson'),
+  status: path.join(instanceDir, 'status.json'),
+};
+const clientReadinessFile = typeof serverConfig.readinessFile === 'string' ? serverConfig.readinessFile : undefined;
+
+const status = { relayPid: process.pid, problems: [] };
+function saveStatus() {
+  try {
+    writeAtomic(files.status, `${JSON.stringify(status)}\n`);
+  } catch (error) {
+    log(`cannot write the status file: ${error.message}`);
+  }
+}
+function problem(stage, kind, message) {
+  log(`${stage}/${kind}: ${message}`);
+  if (status.problems.length < 20) status.problems.push({ stage, kind, message });
+  saveStatus();
+}
+saveStatus();
+
+try {
+  writeFileSync(files.receipts, '', { mode: 0o600 });
+  writeFileSync(files.requests, '', { mode: 0o600 });
+  writeFileSync(files.responses, '', { mode: 0o600 });
+  writeAtomic(files.config, `${JSON.stringify({ ...serverConfig, readinessFile: files.readiness })}\n`);
+  // A previous instance's readiness copy must not tell the client that this one is ready.
+  if (clientReadinessFile) rmSync(clientReadinessFile, { force: true });
+} catch (error) {
+  log(`cannot prepare the instance folder: ${error.message}`);
+  process.exit(2);
+}
 
 // ----- server ---------------------------------------------------------------------------------------
 let serverLogFd = 'ignore';
@@ -88,7 +164,7 @@ try {
 const [file, ...args] = spec.command;
 let server;
 try {
-  server = spawn(file, [...args, '--config', serverConfigFile], {
+  server = spawn(file, [...args, '--config', files.config], {
     cwd: spec.cwd,
     stdio: ['pipe', 'pipe', serverLogFd],
     detached: true,
@@ -98,26 +174,19 @@ try {
   spawnFailed(error);
 }
 
-// Tells the harness (through the pid file) that the server never started: a "spawn" failure.
+// Tells the harness (through the status file) that the server never started: a "spawn" failure.
 function spawnFailed(error) {
   const code = error.code ?? 'ESPAWN';
   log(`spawn: cannot start the server command ${JSON.stringify(file)} in ${spec.cwd} (${code})`);
-  try {
-    writeAtomic(spec.pidFile, `${JSON.stringify({ relayPid: process.pid, spawnError: code })}\n`);
-  } catch {
-    // the harness will report missing receipts instead
-  }
+  status.spawnError = code;
+  saveStatus();
   process.exit(127);
 }
 if (typeof serverLogFd === 'number') closeSync(serverLogFd);
 
-function writeAtomic(target, text) {
-  const tmp = `${target}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  renameSync(tmp, target);
-}
-
 let serverExited = false;
+let clientGone = false;
+let signalled = false;
 function killServerGroup(signal) {
   if (server.pid === undefined) return;
   try {
@@ -131,11 +200,8 @@ server.once('error', (error) => {
   if (server.pid === undefined) spawnFailed(error);
 });
 if (server.pid !== undefined) {
-  try {
-    writeAtomic(spec.pidFile, `${JSON.stringify({ relayPid: process.pid, serverPid: server.pid })}\n`);
-  } catch (error) {
-    log(`cannot write the pid file: ${error.message}`);
-  }
+  status.serverPid = server.pid;
+  saveStatus();
 }
 
 // ----- readiness → control endpoint ------------------------------------------------------------------
@@ -155,27 +221,42 @@ function controlEndpoint() {
     };
     const check = () => {
       if (done) return;
+      let text;
+      let readiness;
       try {
-        const readiness = JSON.parse(readFileSync(readinessFile, 'utf8'));
-        if (readiness && typeof readiness.controlEndpoint === 'string') finish(readiness.controlEndpoint);
+        text = readFileSync(files.readiness, 'utf8');
+        readiness = JSON.parse(text);
       } catch {
-        // not there yet (or not complete yet)
+        return; // not there yet (or not complete yet)
       }
+      if (!readiness || typeof readiness.controlEndpoint !== 'string') return;
+      if (clientReadinessFile) {
+        try {
+          writeAtomic(clientReadinessFile, text);
+        } catch (error) {
+          log(`cannot copy the readiness file for the client: ${error.message}`);
+        }
+      }
+      finish(readiness.controlEndpoint);
     };
-    const poll = setInterval(check, 25);
+    const poll = setInterval(check, 20);
     const timer = setTimeout(() => {
-      log(`startup: readiness file ${readinessFile} not usable within ${timeoutMs} ms; no receipts can be taken`);
-      // The startup watchdog is the run's verdict on this server: record it and end the server, so
-      // the client fails now instead of waiting out its run watchdog on a server that never came up.
-      recordStartupFailure('timeout', `startup watchdog fired after ${timeoutMs} ms: readiness file ${readinessFile} was not written`);
+      if (!status.startup) {
+        status.startup = { kind: 'timeout', message: `startup watchdog fired after ${timeoutMs} ms: readiness file ${files.readiness} was not written` };
+        problem('startup', 'timeout', status.startup.message);
+      }
       finish(null);
+      // The startup watchdog is the run's verdict on this server: end it, so the client fails now
+      // instead of waiting out its run watchdog on a server that never came up.
       killServerGroup('SIGTERM');
       setTimeout(() => killServerGroup('SIGKILL'), graceMs).unref();
     }, timeoutMs);
-    const stopOnExit = () => finish(null);
-    server.once('exit', stopOnExit);
+    server.once('exit', () => {
+      check();
+      finish(null);
+    });
     try {
-      watcher = watch(path.dirname(readinessFile), check);
+      watcher = watch(instanceDir, check);
       watcher.on('error', () => undefined);
     } catch {
       // poll only
@@ -186,78 +267,76 @@ function controlEndpoint() {
 }
 controlEndpoint(); // start watching right away
 
-let snapshots = 0;
-let haveGoodSnapshot = false;
-
-/** A server that never became ready: the receipts file carries the startup failure instead. */
-let startupFailed = false;
-function recordStartupFailure(kind, problem) {
-  if (startupFailed || haveGoodSnapshot) return;
-  startupFailed = true;
-  try {
-    writeAtomic(spec.receiptsFile, `${JSON.stringify({ error: problem, stage: 'startup', kind })}\n`);
-  } catch (error) {
-    log(`cannot write the receipts file: ${error.message}`);
-  }
-}
-async function snapshot(reason, timeoutMs = spec.controlTimeoutMs ?? 5000) {
+async function controlCall(method, route, body, timeoutMs = controlTimeoutMs) {
   const endpoint = await controlEndpoint();
-  let problem;
-  let stage = 'receipts';
-  if (endpoint === null) {
-    stage = 'startup';
-    problem = `readiness file ${readinessFile} was not usable, so /receipts could not be reached`;
-  } else {
-    const base = endpoint.endsWith('/') ? endpoint : `${endpoint}/`;
+  if (endpoint === null) return { ok: false, why: 'the server never became ready' };
+  const base = endpoint.endsWith('/') ? endpoint : `${endpoint}/`;
+  try {
+    const response = await fetch(new URL(route, base), {
+      method,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (response.status < 200 || response.status > 299) return { ok: false, why: `${method} /${route} answered HTTP ${response.status}` };
     try {
-      const response = await fetch(new URL('receipts', base), {
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const text = await response.text();
-      if (response.status < 200 || response.status > 299) {
-        problem = `GET /receipts answered HTTP ${response.status}`;
-      } else {
-        let body;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = undefined;
-        }
-        if (!body || typeof body !== 'object' || !Array.isArray(body.requests)) {
-          problem = 'GET /receipts: field "requests": expected an array';
-        } else {
-          snapshots += 1;
-          writeAtomic(spec.receiptsFile, `${JSON.stringify({ requests: body.requests, snapshots, reason })}\n`);
-          haveGoodSnapshot = true;
-          return;
-        }
-      }
-    } catch (error) {
-      problem = `GET /receipts failed (${error.name === 'TimeoutError' ? 'timeout' : (error.cause?.code ?? error.name)})`;
+      return { ok: true, body: JSON.parse(text) };
+    } catch {
+      return { ok: false, why: `${method} /${route} answered a body that is not JSON` };
     }
-  }
-  log(`receipts: ${problem}`);
-  // Never replace a good snapshot (ours, or the harness's own at a watchdog) by an error record.
-  if (!haveGoodSnapshot && !existsSync(spec.receiptsFile)) {
-    try {
-      writeAtomic(spec.receiptsFile, `${JSON.stringify({ error: problem, stage })}\n`);
-    } catch (error) {
-      log(`cannot write the receipts file: ${error.message}`);
-    }
+  } catch (error) {
+    return { ok: false, why: `${method} /${route} failed (${error.name === 'TimeoutError' ? 'timeout' : (error.cause?.code ?? error.name)})` };
   }
 }
 
-function lineId(buffer) {
-  try {
-    const value = JSON.parse(buffer.toString('utf8'));
-    if (value && typeof value === 'object' && !Array.isArray(value) && 'id' in value) {
-      return { id: value.id === null ? null : String(value.id), isResponse: !('method' in value) };
-    }
-  } catch {
-    // not JSON: forwarded as is
+// ----- receipts: delta snapshots ---------------------------------------------------------------------
+let knownReceipts = 0;
+let snapshotChain = Promise.resolve();
+/** Appends the receipts the server reports beyond those already recorded. Serialised. */
+function snapshot(reason, timeoutMs) {
+  snapshotChain = snapshotChain.then(() => takeSnapshot(reason, timeoutMs));
+  return snapshotChain;
+}
+async function takeSnapshot(reason, timeoutMs) {
+  if (serverExited) return;
+  const answer = await controlCall('GET', 'receipts', undefined, timeoutMs);
+  if (!answer.ok) return problem('receipts', 'snapshot', `${answer.why} (${reason})`);
+  const requests = answer.body?.requests;
+  if (!Array.isArray(requests)) return problem('receipts', 'invalid', `GET /receipts: field "requests": expected an array (${reason})`);
+  if (requests.length < knownReceipts) {
+    return problem('receipts', 'reset', `GET /receipts returned ${requests.length} requests after ${knownReceipts} earlier ones (${reason})`);
   }
+  const fresh = requests.slice(knownReceipts);
+  if (fresh.length === 0) return;
+  try {
+    appendFileSync(files.receipts, fresh.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: 0o600 });
+    knownReceipts = requests.length;
+  } catch (error) {
+    log(`cannot append to the receipts file: ${error.message}`);
+  }
+}
+
+// ----- barriers ---------------------------------------------------------------------------------------
+function receiptId(receipt) {
+  if (!receipt || typeof receipt !== 'object') return undefined;
+  const envelope = !('jsonrpc' in receipt) && receipt.message && typeof receipt.message === 'object' ? receipt.message : receipt;
+  if (typeof envelope.id === 'string' || typeof envelope.id === 'number') return String(envelope.id);
   return undefined;
+}
+async function releaseWhenReceived(id, barrier) {
+  const deadline = Date.now() + (spec.barrierTimeoutMs ?? 60_000);
+  for (;;) {
+    if (serverExited || clientGone) return;
+    const answer = await controlCall('GET', 'receipts');
+    if (answer.ok && Array.isArray(answer.body?.requests) && answer.body.requests.some((r) => receiptId(r) === id)) break;
+    if (Date.now() > deadline) {
+      return problem('run', 'barrier', `the server did not record the request of "${id}" within ${spec.barrierTimeoutMs ?? 60_000} ms, so barrier ${JSON.stringify(barrier)} was not released`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const released = await controlCall('POST', 'release', { barrier });
+  if (!released.ok) problem('run', 'barrier', `POST /release for barrier ${JSON.stringify(barrier)}: ${released.why}`);
 }
 
 // ----- the response record (see the header) -----------------------------------------------------------
@@ -265,37 +344,47 @@ const MAX_RESPONSE_RECORD_BYTES = 64 * 1024 * 1024;
 const pendingRequests = []; // {id, method} of requests sent and not yet answered, oldest first
 let responseRecordBytes = 0;
 let responseRecordFull = false;
-if (spec.responsesFile) {
+
+const MAX_REQUEST_RECORD_BYTES = 64 * 1024 * 1024;
+let requestRecordBytes = 0;
+function recordRequest(line) {
+  if (requestRecordBytes > MAX_REQUEST_RECORD_BYTES) return;
+  requestRecordBytes += Buffer.byteLength(line);
   try {
-    writeFileSync(spec.responsesFile, '', { mode: 0o600 });
+    appendFileSync(files.requests, line, { mode: 0o600 });
   } catch (error) {
-    log(`cannot create the responses file: ${error.message}`);
+    log(`cannot append to the requests file: ${error.message}`);
   }
 }
 
 function noteRequest(buffer) {
+  if (buffer.length === 0 || buffer.toString('utf8').trim() === '') return;
   let value;
   try {
     value = JSON.parse(buffer.toString('utf8'));
   } catch {
+    recordRequest(`${JSON.stringify({ invalidJson: true })}\n`);
     return; // the server answers a line it cannot parse (if at all) with an error: not a scenario's
   }
+  recordRequest(`${JSON.stringify(value)}\n`);
   if (value && typeof value === 'object' && !Array.isArray(value) && typeof value.method === 'string' && 'id' in value) {
     pendingRequests.push({ id: value.id, method: value.method });
-    if (value.method === 'hooks/intercept') interceptRequestsSent += 1;
+    if (value.method === 'hooks/intercept' && (typeof value.id === 'string' || typeof value.id === 'number')) {
+      const barrier = barriers.get(String(value.id));
+      if (barrier !== undefined) void releaseWhenReceived(String(value.id), barrier);
+    }
   }
 }
 
-function recordResponse(buffer) {
-  let record;
-  const request = pendingRequests.shift();
+function recordResponse(buffer, request) {
   const pairing = request === undefined ? { unsolicited: true } : { requestId: request.id, method: request.method };
+  let record;
   try {
     record = { ...pairing, response: JSON.parse(buffer.toString('utf8')) };
   } catch {
     record = { ...pairing, invalidJson: true };
   }
-  if (!spec.responsesFile || responseRecordFull) return;
+  if (responseRecordFull) return;
   let line = `${JSON.stringify(record)}\n`;
   if (responseRecordBytes + Buffer.byteLength(line) > MAX_RESPONSE_RECORD_BYTES) {
     responseRecordFull = true;
@@ -303,7 +392,7 @@ function recordResponse(buffer) {
     log(`responses: the record reached ${MAX_RESPONSE_RECORD_BYTES} bytes; later responses are not recorded`);
   }
   try {
-    appendFileSync(spec.responsesFile, line, { mode: 0o600 });
+    appendFileSync(files.responses, line, { mode: 0o600 });
     responseRecordBytes += Buffer.byteLength(line);
   } catch (error) {
     log(`cannot append to the responses file: ${error.message}`);
@@ -312,7 +401,6 @@ function recordResponse(buffer) {
 
 // ----- client stdin → server stdin (byte for byte; ids noted on the side) -------------------------
 let inputRest = Buffer.alloc(0);
-let clientGone = false;
 server.stdin.on('error', (error) => log(`server stdin: ${error.code ?? error.message}`));
 process.stdin.on('data', (chunk) => {
   server.stdin.write(chunk);
@@ -331,7 +419,7 @@ async function clientClosed(why) {
   if (clientGone) return;
   clientGone = true;
   log(`${why}; stopping the server`);
-  if (!serverExited && readinessSeen()) await snapshot('final');
+  if (!serverExited) await snapshot('final', controlTimeoutMs);
   try {
     server.stdin.end();
   } catch {
@@ -343,16 +431,7 @@ async function clientClosed(why) {
   }, graceMs).unref();
 }
 
-function readinessSeen() {
-  try {
-    readFileSync(readinessFile);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// ----- server stdout → client stdout (snapshot before responses that complete a scenario) ----------
+// ----- server stdout → client stdout (snapshot before each scenario response) -----------------------
 async function forward(buffer) {
   if (buffer.length === 0) return;
   if (!process.stdout.write(buffer)) {
@@ -367,17 +446,13 @@ process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') void clientClosed('the client closed our stdout');
 });
 
-/**
- * True for the response that answers the client's last scenario request (paired by order, since a
- * scripted response may carry a wrong id). One snapshot there is the whole run's evidence: a client
- * that dies earlier leaves rows missing, and the close/signal handlers and the harness's own
- * watchdog snapshot cover the rest.
- */
-function answersFinalIntercept(line) {
-  const parsed = lineId(line);
-  return Boolean(
-    parsed && parsed.isResponse && pendingRequests[0]?.method === 'hooks/intercept' && interceptRequestsSent >= expectedIds.size,
-  );
+function isResponseLine(buffer) {
+  try {
+    const value = JSON.parse(buffer.toString('utf8'));
+    return Boolean(value && typeof value === 'object' && !Array.isArray(value) && 'id' in value && !('method' in value));
+  } catch {
+    return true; // a garbled line takes the place of the pending request's response
+  }
 }
 
 async function pump() {
@@ -388,12 +463,13 @@ async function pump() {
     while ((newline = rest.indexOf(0x0a)) >= 0) {
       const line = rest.subarray(0, newline + 1);
       rest = rest.subarray(newline + 1);
-      if (answersFinalIntercept(line)) await snapshot('before the final response');
-      recordResponse(line);
+      const request = isResponseLine(line.subarray(0, newline)) ? pendingRequests.shift() : undefined;
+      if (request?.method === 'hooks/intercept') await snapshot(`before the response to ${JSON.stringify(request.id)}`, controlTimeoutMs);
+      recordResponse(line, request);
       await forward(line);
     }
   }
-  if (rest.length > 0) recordResponse(rest);
+  if (rest.length > 0) recordResponse(rest, pendingRequests.shift());
   await forward(rest);
 }
 
@@ -404,17 +480,22 @@ server.once('exit', async (code, signal) => {
   killServerGroup('SIGKILL'); // leftovers of the server's group
   await pumped;
   const how = signal ? `signal ${signal}` : `code ${code}`;
-  log(`server exited (${how})`);
-  if (!readinessSeen()) recordStartupFailure('exited', `server exited with ${how} before writing its readiness file ${readinessFile}`);
+  const initiatedBy = signalled || status.startup ? 'relay' : clientGone ? 'client' : 'server';
+  status.exit = { code, signal, initiatedBy };
+  log(`server exited (${how}; ${initiatedBy === 'server' ? 'on its own' : `after the ${initiatedBy} ended it`})`);
+  if (!status.startup && (await controlEndpoint()) === null) {
+    status.startup = { kind: 'exited', message: `server exited with ${how} before writing its readiness file ${files.readiness}` };
+    problem('startup', 'exited', status.startup.message);
+  }
+  saveStatus();
   process.stdout.end(() => process.exit(signal ? 1 : (code ?? 1)));
   setTimeout(() => process.exit(signal ? 1 : (code ?? 1)), 1000).unref();
 });
 
-// Killed (the client's group is being ended by the harness): take a last quick snapshot — the
-// evidence of what a hung server did receive — then end the server's group and exit.
-let signalled = false;
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, async () => {
+// Killed (the client's group is being ended, or the client stops its server): take a last quick
+// snapshot — the evidence of what a hung server did receive — then end the server's group and exit.
+for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(name, async () => {
     if (signalled) return;
     signalled = true;
     const budget = Math.max(50, Math.min(Math.floor(graceMs / 2), 500));
@@ -422,7 +503,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
       killServerGroup('SIGKILL');
       process.exit(1);
     }, budget + Math.min(graceMs, 500));
-    if (!serverExited && readinessSeen()) await snapshot(`on ${signal}`, budget);
+    if (!serverExited) await snapshot(`on ${name}`, budget);
     killServerGroup('SIGTERM');
     setTimeout(() => {
       killServerGroup('SIGKILL');
