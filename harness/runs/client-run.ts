@@ -7,12 +7,13 @@
 //
 // HTTP: the server is already running (spec.httpServer). Receipts = GET /receipts after the run minus
 // before it, so the caller must serialise runs per server: wrap the call in withServerLock(handle, …).
-// Stdio: the client spawns the server through harness/runs/stdio-relay.mjs, which snapshots receipts
-// to a file before forwarding each scenario's response; the last snapshot is this run's receipts. The
-// relay also records every response it forwarded, paired with the request it answers (by order): the
-// run's `responses`, so verification can tell a scripted response from one the server made up.
+// Stdio: the client spawns the server through harness/runs/stdio-relay.mjs — possibly many times, as
+// clients that restart their server do — and every relay instance keeps its server's receipts and the
+// responses it forwarded (each paired with the request it answers, by order) in its own folder;
+// stdio-evidence.ts reads them back as one run. So verification can tell a scripted response from one
+// the server made up, and no receipt is lost when a client kills its server.
 
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,9 +21,9 @@ import { parseJsonText } from '../protocol/json-text.ts';
 import { receipts as getReceipts, receiptScenarioId, release } from '../adapters/control-client.ts';
 import { writePrivateJson } from '../adapters/private-json.ts';
 import { launch, SpawnError, type LaunchedProcess, type ProcessExit } from '../adapters/launch.ts';
-import { validateReadiness, waitForReadiness } from '../adapters/readiness.ts';
-import { groupAlive, killGroup, killPid, waitGroupGone } from '../adapters/supervise.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
+import { startForwardingProxy, type ForwardingProxy, type ProxyExchange } from '../http/forwarding-proxy.ts';
+import { endInstances, readStdioEvidence, snapshotLiveInstances } from './stdio-evidence.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import type { ClientRunOutcome, ClientRunSpec, RunFailure, RunStage } from './types.ts';
 
@@ -39,6 +40,18 @@ export interface RunClientOptions {
   authSettings?: Record<string, unknown>;
   /** Extra `auth` settings for the stdio server config. */
   serverAuthSettings?: Record<string, unknown>;
+  /**
+   * The run's test PKI files, so the HTTP forwarding proxy can stand in for an `https:` (mtls)
+   * server. Without them an mtls run has receipts-only evidence, and says so.
+   */
+  proxyTls?: ProxyTlsFiles;
+}
+
+/** PEM files of the run's PKI that the proxy needs (see harness/http/forwarding-proxy.ts). */
+export interface ProxyTlsFiles {
+  caFile: string;
+  server: { certFile: string; keyFile: string };
+  clients: Array<{ certFile: string; keyFile: string }>;
 }
 
 /** The files of one run, all inside `dir`. */
@@ -53,9 +66,8 @@ export interface RunFiles {
   readinessFile: string;
   serverLog: string;
   relayLog: string;
-  receiptsFile: string;
-  responsesFile: string;
-  pidFile: string;
+  /** One numbered folder per server process the stdio client started (see stdio-relay.mjs). */
+  instancesDir: string;
 }
 
 function safeName(name: string): string {
@@ -75,9 +87,7 @@ function runFiles(dir: string): RunFiles {
     readinessFile: at('readiness.json'),
     serverLog: at('server.log'),
     relayLog: at('relay.log'),
-    receiptsFile: at('receipts.json'),
-    responsesFile: at('responses.ndjson'),
-    pidFile: at('relay-pids.json'),
+    instancesDir: at('server-instances'),
   };
 }
 
@@ -127,8 +137,18 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
     auth: { ...opts.authSettings, mode: auth },
     schemaDir: spec.schemasDir,
   };
+  let proxy: ForwardingProxy | undefined;
+  let evidenceNote: string | undefined;
   if (transport === 'http') {
-    clientConfig.endpoint = spec.httpServer!.endpoint;
+    const endpoint = spec.httpServer!.endpoint;
+    if (new URL(endpoint).protocol === 'https:' && !opts.proxyTls) {
+      evidenceNote = `receipts-only evidence: the server's endpoint is https and this run has no TLS material for the harness proxy, so the responses the client was handed are not checked`;
+    } else {
+      const tls = new URL(endpoint).protocol === 'https:' ? readProxyTls(opts.proxyTls!) : undefined;
+      proxy = await startForwardingProxy({ upstream: endpoint, ...(tls ? { tls } : {}) });
+    }
+    // The client gets the proxy's endpoint in exactly the server's form (origin swapped).
+    clientConfig.endpoint = proxy?.endpoint ?? endpoint;
   } else {
     logFiles.push(files.relayLog, files.serverLog);
     clientConfig.serverCommand = [process.execPath, RELAY_PATH, '--relay', files.relaySpec];
@@ -146,12 +166,11 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
       cwd: spec.server.cwd,
       serverLogFile: files.serverLog,
       relayLogFile: files.relayLog,
-      receiptsFile: files.receiptsFile,
-      responsesFile: files.responsesFile,
-      pidFile: files.pidFile,
-      expectedIds: spec.scenarios.map((s) => s.id),
+      instancesDir: files.instancesDir,
+      barriers: Object.fromEntries(spec.scenarios.filter((s) => typeof s.barrier === 'string').map((s) => [s.id, s.barrier])),
       readinessTimeoutMs: spec.watchdogs.startupMs,
       controlTimeoutMs,
+      barrierTimeoutMs: spec.watchdogs.runMs,
       graceMs,
     });
   }
@@ -178,6 +197,7 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
       graceMs,
     });
   } catch (error) {
+    await proxy?.close();
     if (!(error instanceof SpawnError)) throw error;
     fail('spawn', error.code, `${who}: ${error.message}; see ${files.clientLog}`);
     return outcome({});
@@ -187,7 +207,8 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
   let timedOut = false;
   let exit: ProcessExit;
   const barrierAbort = new AbortController();
-  const barriers = handleBarriers(spec, files, client, barrierAbort.signal, controlTimeoutMs, before?.length ?? 0).catch((error: unknown) => {
+  // Over stdio every relay instance releases its own server's barriers.
+  const barriers = (transport === 'http' ? handleHttpBarriers(spec, client, barrierAbort.signal, controlTimeoutMs, before?.length ?? 0) : Promise.resolve()).catch((error: unknown) => {
     // Once the client has exited (or the watchdog fired) the barrier wait is moot, not a failure.
     if (!barrierAbort.signal.aborted && !client.exit) fail('run', 'barrier', `${who}: ${(error as Error).message}`);
   });
@@ -203,7 +224,7 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
       timedOut = true;
       // A hung stdio server answers no more responses, so the relay took no snapshot of what it did
       // receive: take one now, while the server is still alive (bounded), then end the tree.
-      if (transport === 'stdio') await snapshotStdioReceipts(files, Math.min(controlTimeoutMs, 2000));
+      if (transport === 'stdio') await snapshotLiveInstances(files.instancesDir, Math.min(controlTimeoutMs, 2000));
       await client.stop(graceMs);
       exit = client.exit ?? (await client.exited);
       fail('run', 'timeout', `${who}: run watchdog fired after ${spec.watchdogs.runMs} ms; the client's process tree was killed; see ${files.clientLog}`);
@@ -215,12 +236,8 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
     barrierAbort.abort();
     await client.stop(graceMs); // no-op when already exited; ensures the tree is gone on any path
     await barriers;
-    if (transport === 'stdio') {
-      const spawnError = await cleanupRelay(files, graceMs);
-      if (spawnError !== undefined) {
-        fail('spawn', spawnError, `server "${spec.server.name}": the stdio relay could not start its command (${spawnError}); see ${files.relayLog}`);
-      }
-    }
+    await proxy?.close();
+    if (transport === 'stdio') await endInstances(files.instancesDir, graceMs, RELAY_PATH);
   }
 
   if (!timedOut && exit.signal !== null) {
@@ -230,8 +247,10 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
   // ----- report -------------------------------------------------------------------------------------
   const report = readJsonFile(files.reportFile, (kind, message) => fail('report', kind, `${who}: ${message}; see ${files.clientLog}`), 'report');
 
-  // ----- receipts --------------------------------------------------------------------------------------
+  // ----- receipts (and, over stdio, the forwarded responses) ---------------------------------------------
   let receipts: unknown[] | undefined;
+  let responses: unknown[] | undefined;
+  let sent: unknown[] | undefined;
   if (transport === 'http') {
     const handle = spec.httpServer!;
     try {
@@ -246,61 +265,46 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
     } catch (error) {
       fail('receipts', 'after', `${(error as Error).message} (after the run); see the server log ${handle.logFile}`);
     }
+    if (proxy) ({ responses, sent } = proxyEvidence(proxy.exchanges()));
   } else {
-    const snapshot = failures.some((f) => f.stage === 'spawn') ? undefined : readJsonFile(
-      files.receiptsFile,
-      (kind, message) => fail('receipts', kind, `server "${spec.server.name}" via the stdio relay: ${message}; see ${files.relayLog} and ${files.serverLog}`),
-      'receipts snapshot',
-    );
-    if (snapshot !== undefined) {
-      const value = snapshot as { requests?: unknown; error?: unknown; stage?: unknown; kind?: unknown };
-      if (Array.isArray(value.requests)) receipts = value.requests;
-      else if (typeof value.error === 'string') {
-        const kind = typeof value.kind === 'string' && /^[a-z-]+$/.test(value.kind) ? value.kind : 'relay';
-        fail(value.stage === 'startup' ? 'startup' : 'receipts', kind, `server "${spec.server.name}" via the stdio relay: ${value.error}; see ${files.relayLog} and ${files.serverLog}`);
-      } else {
-        fail('receipts', 'invalid', `server "${spec.server.name}": receipts snapshot ${files.receiptsFile}: field "requests": expected an array`);
-      }
-    }
+    const evidence = readStdioEvidence(files.instancesDir, spec.server.name, `${files.relayLog} and ${files.serverLog}`);
+    failures.push(...evidence.failures);
+    receipts = evidence.receipts;
+    responses = evidence.responses;
+    sent = evidence.sent;
   }
 
-  // ----- forwarded responses (stdio) ------------------------------------------------------------------
-  let responses: unknown[] | undefined;
-  if (transport === 'stdio' && !failures.some((f) => f.stage === 'spawn')) {
-    responses = readResponseRecords(files.responsesFile, (kind, message) =>
-      fail('receipts', kind, `server "${spec.server.name}" via the stdio relay: ${message}; see ${files.relayLog}`),
-    );
-  }
+  return outcome({ report, receipts, exitCode: exit.code, signal: exit.signal, timedOut, ...(responses === undefined ? {} : { responses }), ...(sent === undefined ? {} : { sent }), ...(evidenceNote === undefined ? {} : { evidenceNote }) });
+}
 
-  return outcome({ report, receipts, exitCode: exit.code, signal: exit.signal, timedOut, ...(responses === undefined ? {} : { responses }) });
+function readProxyTls(files: ProxyTlsFiles): { ca: Buffer; server: { cert: Buffer; key: Buffer }; clients: Array<{ cert: Buffer; key: Buffer }> } {
+  return {
+    ca: readFileSync(files.caFile),
+    server: { cert: readFileSync(files.server.certFile), key: readFileSync(files.server.keyFile) },
+    clients: files.clients.map((client) => ({ cert: readFileSync(client.certFile), key: readFileSync(client.keyFile) })),
+  };
 }
 
 /**
- * Reads the relay's NDJSON response record (see stdio-relay.mjs). A last line without its newline
- * (a relay killed mid-write) is ignored; a missing file or a garbled complete line is reported
- * through `onFail` and yields undefined.
+ * The proxy's exchanges as the run's evidence, in the same record shape the stdio relay writes: what
+ * the client sent (JSON-RPC bodies), and each response paired with the request it answers.
  */
-function readResponseRecords(file: string, onFail: (kind: string, message: string) => void): unknown[] | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    onFail('responses', `response record ${file} ${code === 'ENOENT' ? 'was not written' : `cannot be read (${code})`}`);
-    return undefined;
+function proxyEvidence(exchanges: ProxyExchange[]): { responses: unknown[]; sent: unknown[] } {
+  const responses: unknown[] = [];
+  const sent: unknown[] = [];
+  for (const exchange of exchanges) {
+    const body = exchange.request;
+    const isRpc = typeof body === 'object' && body !== null && !Array.isArray(body) && 'method' in body;
+    if (exchange.requestInvalidJson) sent.push({ invalidJson: true });
+    else if (body !== undefined) sent.push(body);
+    // GET /capabilities has no body: it is discovery, which the checks leave out.
+    const pairing = isRpc
+      ? { requestId: (body as { id?: unknown }).id ?? null, method: (body as { method: unknown }).method }
+      : { requestId: null, method: exchange.method === 'GET' ? 'hooks/capabilities' : null };
+    const answer = exchange.responseInvalidJson ? { invalidJson: true } : { response: exchange.response ?? null };
+    responses.push({ ...pairing, status: exchange.status, ...answer, ...(exchange.failure ? { failure: exchange.failure } : {}) });
   }
-  const lines = text.split('\n');
-  lines.pop(); // '' after the last newline, or an incomplete last record
-  const records: unknown[] = [];
-  for (const [index, line] of lines.entries()) {
-    const parsed = parseJsonText(line);
-    if (!parsed.ok) {
-      onFail('responses', `response record ${file} line ${index + 1} is not valid JSON ${parsed.where}`);
-      return undefined;
-    }
-    records.push(parsed.value);
-  }
-  return records;
+  return { responses, sent };
 }
 
 /** Reads a JSON file; reports "missing" / "invalid-json" through `onFail` and returns undefined. */
@@ -322,13 +326,12 @@ function readJsonFile(file: string, onFail: (kind: string, message: string) => v
 }
 
 /**
- * For every selected scenario with a barrier (file order): wait until the server's receipts contain
- * that scenario's request, then POST /release {barrier}. Bounded by the run watchdog (aborted with it)
- * and by the client's exit.
+ * HTTP: for every selected scenario with a barrier (file order), wait until the server's receipts
+ * contain that scenario's request, then POST /release {barrier}. Bounded by the run watchdog (aborted
+ * with it) and by the client's exit.
  */
-async function handleBarriers(
+async function handleHttpBarriers(
   spec: ClientRunSpec,
-  files: RunFiles,
   client: LaunchedProcess,
   signal: AbortSignal,
   controlTimeoutMs: number,
@@ -337,18 +340,7 @@ async function handleBarriers(
 ): Promise<void> {
   const held = spec.scenarios.filter((s): s is Scenario & { barrier: string } => typeof s.barrier === 'string');
   if (held.length === 0) return;
-
-  let controlEndpoint: string;
-  if (spec.transport === 'http') {
-    controlEndpoint = spec.httpServer!.controlEndpoint;
-  } else {
-    const readiness = await waitForReadiness(files.readinessFile, {
-      timeoutMs: spec.watchdogs.startupMs,
-      exited: client.exited,
-      logFile: files.serverLog,
-    });
-    controlEndpoint = readiness.controlEndpoint;
-  }
+  const controlEndpoint = spec.httpServer!.controlEndpoint;
   for (const scenario of held) {
     await waitForReceipt(controlEndpoint, scenario.id, client, signal, controlTimeoutMs, skip);
     if (signal.aborted) return;
@@ -376,57 +368,5 @@ async function waitForReceipt(
         resolve();
       }, { once: true });
     });
-  }
-}
-
-/** Writes a /receipts snapshot of the relay's server to the receipts file (best effort, bounded). */
-async function snapshotStdioReceipts(files: RunFiles, timeoutMs: number): Promise<void> {
-  let controlEndpoint: string;
-  try {
-    controlEndpoint = validateReadiness(JSON.parse(readFileSync(files.readinessFile, 'utf8')), files.readinessFile).controlEndpoint;
-  } catch {
-    return; // not ready (yet): nothing to ask
-  }
-  try {
-    const requests = await getReceipts(controlEndpoint, { timeoutMs });
-    const tmp = `${files.receiptsFile}.harness.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ requests, reason: 'run watchdog' })}\n`, { mode: 0o600 });
-    renameSync(tmp, files.receiptsFile);
-  } catch {
-    // the relay's own snapshot (if any) stands
-  }
-}
-
-/**
- * Kills the stdio server group the relay registered (and the relay), bounded. Returns the relay's
- * spawn error code when it could not start the server command.
- */
-async function cleanupRelay(files: RunFiles, graceMs: number): Promise<string | undefined> {
-  let pids: { relayPid?: unknown; serverPid?: unknown; spawnError?: unknown };
-  try {
-    pids = JSON.parse(readFileSync(files.pidFile, 'utf8')) as typeof pids;
-  } catch {
-    return undefined; // the relay never got as far as starting the server
-  }
-  if (typeof pids.spawnError === 'string') return pids.spawnError;
-  const serverPid = typeof pids.serverPid === 'number' && pids.serverPid > 0 ? pids.serverPid : undefined;
-  const relayPid = typeof pids.relayPid === 'number' && pids.relayPid > 0 ? pids.relayPid : undefined;
-  if (serverPid !== undefined && groupAlive(serverPid)) {
-    if (!(await waitGroupGone(serverPid, graceMs))) {
-      killGroup(serverPid, 'SIGTERM');
-      if (!(await waitGroupGone(serverPid, graceMs))) killGroup(serverPid, 'SIGKILL');
-      await waitGroupGone(serverPid, 1000);
-    }
-  }
-  // The relay normally died with the client's group; only kill a pid that is still our relay.
-  if (relayPid !== undefined && isRelayProcess(relayPid)) killPid(relayPid, 'SIGKILL');
-  return undefined;
-}
-
-function isRelayProcess(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(RELAY_PATH);
-  } catch {
-    return false; // gone, or no /proc: never signal a pid we cannot identify
   }
 }

@@ -6,7 +6,7 @@ import type { ClientAuthSettings } from '../auth/auth-settings.ts';
 import type { AuthMode } from '../config/define-config.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { verifyRun, type RunVerification } from '../verify/verify-run.ts';
-import { runClient } from './client-run.ts';
+import { runClient, type ProxyTlsFiles } from './client-run.ts';
 import { httpServerKey, notRunReason, type MatrixGroup } from './plan.ts';
 import type { ClientRunOutcome, RunFailure } from './types.ts';
 
@@ -27,6 +27,8 @@ export interface MatrixRunnerOptions {
   runDir: string;
   /** Where logs of runs with failures are kept after the temp dir is gone. */
   logDir: string;
+  /** The run's PKI files for the HTTP proxy in mtls groups (globalSetup's `ahpProxyTls`). */
+  proxyTls?: ProxyTlsFiles | null;
 }
 
 export interface GroupRun {
@@ -94,14 +96,19 @@ export class MatrixRunner {
     const clientAuth = options.clientAuth[group.auth];
     // Stdio is process trust only: the spawned server always gets `{mode: "none"}` (other modes are
     // inapplicable over stdio and never get here).
-    const runOptions = { workDir: options.runDir, authSettings: { ...clientAuth }, serverAuthSettings: { mode: 'none' } };
+    const runOptions = {
+      workDir: options.runDir,
+      authSettings: { ...clientAuth },
+      serverAuthSettings: { mode: 'none' },
+      ...(options.proxyTls ? { proxyTls: options.proxyTls } : {}),
+    };
     let outcome: ClientRunOutcome;
     if (!clientAuth) {
-      outcome = failedOutcome(group, { stage: 'startup', kind: 'no-client-auth', message: `startup: auth mode "${group.auth}" has no client auth settings (not part of the run's trust)` });
+      outcome = failedOutcome(group, { stage: 'startup', kind: 'no-client-auth', party: 'harness', message: `startup: auth mode "${group.auth}" has no client auth settings (not part of the run's trust)` });
     } else if (group.transport === 'http') {
       const provided = options.servers[httpServerKey(group.server.name, group.auth)];
       if (!provided) {
-        outcome = failedOutcome(group, { stage: 'startup', kind: 'not-started', message: `startup: server "${group.server.name}" (${group.auth}) was not started by globalSetup` });
+        outcome = failedOutcome(group, { stage: 'startup', kind: 'not-started', party: 'harness', message: `startup: server "${group.server.name}" (${group.auth}) was not started by globalSetup` });
       } else if (provided.error) {
         outcome = failedOutcome(group, provided.error);
       } else {

@@ -30,6 +30,8 @@ export interface RunFailure {
   stage: RunStage;
   kind: string;
   message: string;
+  /** Who is at fault when the stage alone does not say it (see verify-run.ts partyOfFailure). */
+  party?: 'client' | 'server' | 'client or server' | 'harness';
 }
 
 export interface ClientRunOutcome {
@@ -39,14 +41,19 @@ export interface ClientRunOutcome {
   /** Requests the server received during this run, in arrival order. Undefined when unavailable. */
   receipts: unknown[] | undefined;
   /**
-   * Stdio only: the stdio relay's records of every response line it forwarded to the client, in
-   * order, each paired with the request it answers by the order requests were sent (never by the
-   * response's own id): `{requestId, method, response}` or `{requestId, method, invalidJson: true}`;
-   * `{unsolicited: true, ...}` for a line while no request was pending; `{overflow: true}` once the
-   * record reached its size bound. Undefined for HTTP runs and when the record is unavailable (a
-   * run failure then says why).
+   * The response evidence of the run, from the harness's own place on the wire (the stdio relay, or
+   * the HTTP forwarding proxy): every response the client was handed, in order, each paired with the
+   * request it answers by the order requests were sent (never by the response's own id):
+   * `{requestId, method, response}` or `{requestId, method, invalidJson: true}`, plus `status` (the
+   * HTTP status) over HTTP and `instance` (which server process) over stdio; `{unsolicited: true,
+   * ...}` for a stdio line while no request was pending; `{overflow: true}` once a record reached its
+   * size bound. Undefined when there is none (a run failure or `evidenceNote` says why).
    */
   responses?: unknown[];
+  /** Every message the client sent, parsed, in order, as the relay or proxy saw it; undefined when unknown. */
+  sent?: unknown[];
+  /** Why this run has receipts-only evidence (no response record), when it has; shown with every row. */
+  evidenceNote?: string;
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;

@@ -6,6 +6,8 @@ import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
 import { httpServersNeeded, loadAdapters, planMatrix } from '../runs/plan.ts';
 import type { ProvidedServer } from '../runs/matrix-runner.ts';
 import { startMatrixServers } from './matrix-servers.ts';
+import { proxyTlsFiles } from '../auth/proxy-tls.ts';
+import type { ProxyTlsFiles } from '../runs/client-run.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +20,8 @@ declare module 'vitest' {
      * credentials: only ever written into 0600 adapter configs, never into names, reports or logs.
      */
     ahpClientAuth: Record<AuthMode, ClientAuthSettings>;
+    /** The run's PKI files for the harness's HTTP proxy in mtls groups; null without mtls. */
+    ahpProxyTls: ProxyTlsFiles | null;
   }
 }
 
@@ -42,6 +46,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('ahpServers', matrix.servers);
   project.provide('ahpRunDir', matrix.runDir);
   project.provide('ahpClientAuth', clientAuth);
+  project.provide('ahpProxyTls', matrix.trust.pki ? proxyTlsFiles(matrix.trust.pki) : null);
 
   // Watch mode keeps servers up between reruns; one that died is started again before the rerun.
   project.onTestsRerun(async () => {
