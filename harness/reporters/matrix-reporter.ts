@@ -16,6 +16,9 @@ interface GroupReport {
   errors: Array<{ stage: string; kind: string }>;
   results: Array<{ id: string; expected: unknown; actual: unknown; status: string; adapterStatus: string }>;
   counts: { passed: number; failed: number; skipped: number };
+  /** `full`: receipts plus the responses the client was handed; `receipts-only` says why in `notes`. */
+  evidence?: 'full' | 'receipts-only';
+  notes?: string[];
 }
 
 /**
@@ -46,6 +49,12 @@ export default class MatrixReporter implements Reporter {
         const verdict = state === 'passed' ? 'passed' : state === 'failed' ? 'failed' : 'skipped';
         group.counts[verdict]++;
         group.results.push({ id: meta.id, expected: meta.expected, actual: meta.actual, status: verdict, adapterStatus: meta.adapterStatus });
+        if (meta.evidenceNote !== undefined) {
+          group.evidence = 'receipts-only';
+          group.notes = [...new Set([...(group.notes ?? []), meta.evidenceNote])];
+        } else if (meta.verdict !== 'skipped') {
+          group.evidence ??= 'full';
+        }
         for (const label of meta.errors) {
           const [stage = 'run', kind = 'unknown'] = label.split('/');
           if (!group.errors.some((e) => e.stage === stage && e.kind === kind)) group.errors.push({ stage, kind });

@@ -23,6 +23,8 @@ export interface MatrixRowMeta {
   errors: string[];
   /** The planner's reason for a group that never runs (inapplicable / unsupported); the skip note. */
   skipReason?: string;
+  /** Why this row's evidence is reduced (e.g. receipts only), when it is; also a test annotation. */
+  evidenceNote?: string;
 }
 
 declare module 'vitest' {
@@ -60,6 +62,7 @@ export async function defineMatrixSuite(suite: string): Promise<void> {
     parallelism: config.parallelism,
     runDir: inject('ahpRunDir'),
     logDir: path.join(config.reports, 'logs'),
+    proxyTls: inject('ahpProxyTls'),
   });
   const byLabel = new Map<string, MatrixGroup>(groups.map((group) => [group.label, group]));
   const rowTimeout = config.watchdogs.startupMs + config.watchdogs.runMs * 2 + 30_000;
@@ -103,19 +106,29 @@ export async function defineMatrixSuite(suite: string): Promise<void> {
         const run = await pending;
         const row = run.verification.rows.get(id);
         if (!row) throw new Error(`harness bug: ${group.label} › ${id} was not part of the run`);
+        const labels = [
+          ...run.verification.integrity.map((line) => /^\[([^\]]+)\]/.exec(line)?.[1] ?? 'run/unknown'),
+          ...row.faults.map((fault) => fault.label),
+        ];
         Object.assign(meta, {
           actual: row.actual ?? null,
           verdict: row.verdict,
           adapterStatus: row.adapterStatus,
-          errors: run.verification.integrity.map((line) => /^\[([^\]]+)\]/.exec(line)?.[1] ?? 'run/unknown'),
+          errors: [...new Set(labels)],
         });
+        const note = run.verification.note;
+        if (note !== undefined) {
+          meta.evidenceNote = note;
+          await context.annotate(note, 'notice');
+        }
         if (row.verdict === 'skipped') {
           context.skip(row.reason);
           return;
         }
         if (row.verdict === 'failed') {
           const logs = run.keptLogs.length > 0 ? `\nlogs: ${run.keptLogs.join(', ')}` : '';
-          expect.fail(`${group.label} › ${id}\n${row.reason}${logs}`);
+          const noted = note !== undefined ? `\nnote: ${note}` : '';
+          expect.fail(`${group.label} › ${id}\n${row.reason}${noted}${logs}`);
         }
         expect(row.verdict).toBe('passed');
       });

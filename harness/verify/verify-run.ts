@@ -1,10 +1,22 @@
 import { isJsonObject, jsonEqual } from '../protocol/json.ts';
+import { jsonDiff } from '../protocol/json-diff.ts';
 import type { ClientRunOutcome } from '../runs/types.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { compareExact, compareExpected, formatDifferences } from './compare-result.ts';
 
 export const ADAPTER_STATUSES = ['passed', 'failed', 'unsupported', 'inapplicable'] as const;
 export type AdapterStatus = (typeof ADAPTER_STATUSES)[number];
+
+/** Who a failure is charged to. `client or server` when the evidence cannot tell them apart. */
+export type Party = 'client' | 'server' | 'client or server' | 'harness';
+
+/** A fault of the evidence that belongs to one row: its receipt or its response. */
+export interface RowFault {
+  /** Fixed `stage/kind` label, e.g. `responses/mismatch` (never adapter output). */
+  label: string;
+  party: Party;
+  message: string;
+}
 
 /** The harness's own verdict on one scenario of one run; the client's `status` is only evidence. */
 export interface RowVerdict {
@@ -14,12 +26,16 @@ export interface RowVerdict {
   reason: string;
   adapterStatus: AdapterStatus | 'missing';
   actual: unknown;
+  /** Evidence faults of this row (each also part of `reason`). */
+  faults: RowFault[];
 }
 
 export interface RunVerification {
-  /** Problems with the run as a whole; when present, every row fails with them. */
+  /** Problems with the run as a whole (`[stage/kind] ...` lines); when present, every row fails with them. */
   integrity: string[];
   rows: Map<string, RowVerdict>;
+  /** Said with every row when the run's evidence is reduced (e.g. receipts only), never silently. */
+  note?: string;
 }
 
 interface ReportRow {
@@ -32,145 +48,249 @@ interface ReportRow {
   rejectionLayer?: unknown;
 }
 
+interface Names {
+  server: string;
+  client: string;
+}
+
 /**
- * Re-derives the verdict of every selected scenario from the client's report and the server's
- * receipts. Nothing the client says about itself is trusted: a row passes only when its `actual`
- * matches the scenario under the seed's rules and the server really received the exact request.
+ * Re-derives the verdict of every selected scenario from the client's report, the server's receipts
+ * and — where the harness stands on the wire (the stdio relay, the HTTP proxy) — what the client sent
+ * and was answered. Nothing the client says about itself is trusted: a row passes only when its
+ * `actual` matches the scenario under the seed's rules, the server received the exact request exactly
+ * once, and the client was handed the scripted response unchanged.
+ *
+ * A fault that belongs to one row (its response altered, its receipt missing, duplicated or inexact)
+ * fails that row and names the party at fault; a fault that belongs to no single row (no or a broken
+ * report, the wrong language, unknown or duplicate ids, an exit code the report contradicts, a crashed
+ * server) fails every row of the run.
  */
 export function verifyRun(outcome: ClientRunOutcome, scenarios: Scenario[], clientLanguage: string): RunVerification {
-  const integrity: string[] = outcome.failures.map((f) => `[${f.stage}/${f.kind}] ${f.message}`);
+  const names: Names = { server: outcome.spec.server, client: outcome.spec.client };
+  const integrity: string[] = outcome.failures.map((f) => `[${f.stage}/${f.kind}] (${f.party ?? partyOfFailure(f.stage, f.kind)}) ${f.message}`);
   const reportRows = readReport(outcome.report, scenarios, clientLanguage, integrity);
-  if (outcome.signal) integrity.push(`[run/signal] client was ended by signal ${outcome.signal}`);
+  if (outcome.signal) integrity.push(`[run/signal] client "${names.client}" was ended by signal ${outcome.signal}`);
   const applicable = scenarios.filter((s) => {
     const status = reportRows.get(s.id)?.status;
     return status !== 'unsupported' && status !== 'inapplicable';
   });
-  checkExit(outcome, reportRows, integrity);
-  checkReceipts(outcome.receipts, applicable, scenarios, integrity);
-  if (outcome.responses !== undefined) checkResponses(outcome.responses, applicable, integrity);
+  checkExit(outcome, reportRows, integrity, names);
+
+  const faults = new Map<string, RowFault[]>();
+  const addFault = (id: string, fault: RowFault): void => {
+    const list = faults.get(id) ?? [];
+    list.push(fault);
+    faults.set(id, list);
+  };
+  const sent = outcome.sent === undefined ? undefined : countSent(outcome.sent, applicable);
+  checkReceipts(outcome.receipts, applicable, scenarios, sent, integrity, addFault, names);
+  if (outcome.responses !== undefined) checkResponses(outcome.responses, applicable, sent, integrity, addFault, names);
 
   const rows = new Map<string, RowVerdict>();
   for (const scenario of scenarios) {
     const row = reportRows.get(scenario.id);
-    const base = { id: scenario.id, adapterStatus: row?.status ?? ('missing' as const), actual: row?.actual };
+    const rowFaults = faults.get(scenario.id) ?? [];
+    const base = { id: scenario.id, adapterStatus: row?.status ?? ('missing' as const), actual: row?.actual, faults: rowFaults };
+    const faultLines = rowFaults.map((fault) => `[${fault.label}] ${fault.party} fault: ${fault.message}`);
     if (integrity.length > 0) {
-      rows.set(scenario.id, { ...base, verdict: 'failed', reason: `run integrity failure:\n  ${integrity.join('\n  ')}` });
+      const own = faultLines.length > 0 ? `\nthis row's own evidence faults:\n  ${faultLines.join('\n  ')}` : '';
+      rows.set(scenario.id, { ...base, verdict: 'failed', reason: `run integrity failure (every row of this run fails):\n  ${integrity.join('\n  ')}${own}` });
     } else if (!row) {
-      rows.set(scenario.id, { ...base, verdict: 'failed', reason: 'no report row' });
+      rows.set(scenario.id, { ...base, verdict: 'failed', reason: `client fault: client "${names.client}" wrote no report row for it` });
     } else if (row.status === 'unsupported' || row.status === 'inapplicable') {
       rows.set(scenario.id, { ...base, verdict: 'skipped', reason: `${row.status}: ${shortError(row.error)}` });
     } else {
-      const reason = judgeRow(scenario, row);
-      rows.set(scenario.id, { ...base, verdict: reason ? 'failed' : 'passed', reason: reason ?? '' });
+      const judged = judgeRow(scenario, row);
+      const lines = [...(judged ? [`client fault: client "${names.client}" ${judged}`] : []), ...faultLines];
+      rows.set(scenario.id, { ...base, verdict: lines.length > 0 ? 'failed' : 'passed', reason: lines.join('\n') });
     }
   }
-  return { integrity, rows };
+  return { integrity, rows, ...(outcome.evidenceNote === undefined ? {} : { note: outcome.evidenceNote }) };
+}
+
+/** Who a run failure is charged to when its creator did not say: by its fixed stage/kind label. */
+export function partyOfFailure(stage: string, kind: string): Party {
+  if (stage === 'startup' || stage === 'receipts') return 'server';
+  if (stage === 'run') return kind === 'timeout' ? 'client or server' : kind === 'barrier' || kind === 'server-crash' ? 'server' : 'client';
+  return 'client'; // spawn (of the client) and report
 }
 
 function judgeRow(scenario: Scenario, row: ReportRow): string | undefined {
   if (scenario.expected !== undefined) {
-    if (row.status !== 'passed') return `client reported status "${row.status}"${row.error ? ` (${shortError(row.error)})` : ''}`;
+    if (row.status !== 'passed') return `reported status "${row.status}"${row.error ? ` (${shortError(row.error)})` : ''}`;
     const differences = compareExpected(scenario.expected, row.actual);
-    return differences.length > 0 ? `actual result differs from expected:\n${formatDifferences(differences)}` : undefined;
+    return differences.length > 0 ? `reported an actual result that differs from expected:\n${formatDifferences(differences)}` : undefined;
   }
-  if (row.status !== 'passed') return `negative row: client reported status "${row.status}"${row.error ? ` (${shortError(row.error)})` : ''}`;
+  if (row.status !== 'passed') return `reported status "${row.status}" on a negative row${row.error ? ` (${shortError(row.error)})` : ''}`;
   if (jsonEqual(row.actual, { rejected: true })) return undefined;
   if (scenario.hostExpected !== undefined && row.sdkAccepted === true) {
     if (row.hostAccepted !== false || row.rejectionLayer !== 'host-input-schema') {
-      return 'host-rejection alternative requires hostAccepted:false and rejectionLayer:"host-input-schema"';
+      return 'used the host-rejection alternative without hostAccepted:false and rejectionLayer:"host-input-schema"';
     }
     const differences = compareExact(scenario.hostExpected, row.actual);
-    return differences.length > 0 ? `SDK-accepted result differs from hostExpected:\n${formatDifferences(differences)}` : undefined;
+    return differences.length > 0 ? `reported an SDK-accepted result that differs from hostExpected:\n${formatDifferences(differences)}` : undefined;
   }
-  return `expected a rejection ({"rejected":true}) but actual is ${JSON.stringify(row.actual)}`;
+  return `was expected to reject the response ({"rejected":true}) but reported ${JSON.stringify(row.actual)}`;
 }
 
-function readReport(
-  report: unknown,
-  scenarios: Scenario[],
-  clientLanguage: string,
-  integrity: string[],
-): Map<string, ReportRow> {
+function readReport(report: unknown, scenarios: Scenario[], clientLanguage: string, integrity: string[]): Map<string, ReportRow> {
   const rows = new Map<string, ReportRow>();
   if (report === undefined) return rows; // the run failure already says why
   if (!isJsonObject(report)) {
-    integrity.push('[report/shape] report is not a JSON object');
+    integrity.push('[report/shape] (client) the report is not a JSON object');
     return rows;
   }
   if (report.language !== clientLanguage) {
-    integrity.push(`[report/language] report.language is ${JSON.stringify(report.language)}, expected "${clientLanguage}" (the client adapter.json language)`);
+    integrity.push(`[report/language] (client) report.language is ${JSON.stringify(report.language)}, expected "${clientLanguage}" (the client adapter.json language)`);
   }
   if (!Array.isArray(report.results)) {
-    integrity.push('[report/shape] report.results is not an array');
+    integrity.push('[report/shape] (client) report.results is not an array');
     return rows;
   }
   const selected = new Set(scenarios.map((s) => s.id));
   report.results.forEach((entry, index) => {
     if (!isJsonObject(entry) || typeof entry.id !== 'string') {
-      integrity.push(`[report/shape] results[${index}] is not an object with a string id`);
+      integrity.push(`[report/shape] (client) results[${index}] is not an object with a string id`);
       return;
     }
     if (!(ADAPTER_STATUSES as readonly unknown[]).includes(entry.status)) {
-      integrity.push(`[report/shape] results[${index}].status is ${JSON.stringify(entry.status)}, expected one of ${ADAPTER_STATUSES.join(', ')}`);
+      integrity.push(`[report/shape] (client) results[${index}].status is ${JSON.stringify(entry.status)}, expected one of ${ADAPTER_STATUSES.join(', ')}`);
       return;
     }
     if (!selected.has(entry.id)) {
-      integrity.push(`[report/unknown-id] results[${index}].id "${entry.id}" is not a selected scenario`);
+      integrity.push(`[report/unknown-id] (client) results[${index}].id "${entry.id}" is not a selected scenario`);
       return;
     }
     if (rows.has(entry.id)) {
-      integrity.push(`[report/duplicate] scenario "${entry.id}" is reported more than once`);
+      integrity.push(`[report/duplicate] (client) scenario "${entry.id}" is reported more than once`);
       return;
     }
     rows.set(entry.id, entry as unknown as ReportRow);
   });
   const missing = scenarios.filter((s) => !rows.has(s.id)).map((s) => s.id);
   if (missing.length > 0) {
-    integrity.push(`[report/missing] no row for ${missing.length} selected scenario(s): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}`);
+    integrity.push(`[report/missing] (client) no row for ${missing.length} selected scenario(s): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}`);
   }
   return rows;
 }
 
-function checkExit(outcome: ClientRunOutcome, rows: Map<string, ReportRow>, integrity: string[]): void {
+function checkExit(outcome: ClientRunOutcome, rows: Map<string, ReportRow>, integrity: string[], names: Names): void {
   if (outcome.timedOut || outcome.exitCode === null) return; // covered by the run failures
   const anyFailed = [...rows.values()].some((row) => row.status === 'failed');
   if (outcome.exitCode !== 0 && !anyFailed && rows.size > 0) {
-    integrity.push(`[run/exit] client exited ${outcome.exitCode} although its report has no failed row`);
+    integrity.push(`[run/exit] (client) client "${names.client}" exited ${outcome.exitCode} although its report has no failed row`);
   }
   if (outcome.exitCode === 0 && anyFailed) {
-    integrity.push('[run/exit] client exited 0 although its report has a failed applicable row');
+    integrity.push(`[run/exit] (client) client "${names.client}" exited 0 although its report has a failed applicable row`);
   }
 }
 
+/** Per applicable scenario: how often the client sent its exact request, and the inexact ones it sent for it. */
+interface SentCounts {
+  exact: Map<string, number>;
+  inexact: Map<string, unknown[]>;
+}
+
+function countSent(sent: unknown[], applicable: Scenario[]): SentCounts {
+  const counts: SentCounts = { exact: new Map(), inexact: new Map() };
+  for (const message of sent) {
+    const exact = applicable.find((s) => jsonEqual(message, s.request));
+    if (exact) {
+      counts.exact.set(exact.id, (counts.exact.get(exact.id) ?? 0) + 1);
+      continue;
+    }
+    const claimed = attributedTo(message, applicable);
+    if (claimed) counts.inexact.set(claimed.id, [...(counts.inexact.get(claimed.id) ?? []), message]);
+  }
+  return counts;
+}
+
+/** The scenario a message that is not its exact request claims to be for (by request or event id). */
+function attributedTo(message: unknown, scenarios: Scenario[]): Scenario | undefined {
+  if (!isJsonObject(message)) return undefined;
+  const eventId = isJsonObject(message.params) && isJsonObject(message.params.event) ? message.params.event.id : undefined;
+  return (
+    scenarios.find((s) => message.id !== undefined && jsonEqual(message.id, s.request.id)) ??
+    scenarios.find((s) => eventId !== undefined && jsonEqual(eventId, (s.request.params.event as { id?: unknown }).id))
+  );
+}
+
+function differences(expected: unknown, actual: unknown): string {
+  return jsonDiff(expected, actual).join('; ');
+}
+
 /** Each applicable scenario's exact request must have reached the server exactly once. */
-function checkReceipts(receipts: unknown[] | undefined, applicable: Scenario[], selected: Scenario[], integrity: string[]): void {
+function checkReceipts(
+  receipts: unknown[] | undefined,
+  applicable: Scenario[],
+  selected: Scenario[],
+  sent: SentCounts | undefined,
+  integrity: string[],
+  addFault: (id: string, fault: RowFault) => void,
+  names: Names,
+): void {
   if (applicable.length === 0) return;
   if (receipts === undefined) {
-    if (!integrity.some((line) => line.startsWith('[receipts/'))) integrity.push('[receipts/missing] no server receipts for this run');
+    if (!integrity.some((line) => line.startsWith('[receipts/'))) integrity.push(`[receipts/missing] (server) no receipts from server "${names.server}" for this run`);
     return;
   }
   const envelopes = receipts.map(receiptEnvelope).filter((e) => !(isJsonObject(e) && e.method === 'hooks/capabilities'));
   const counts = new Map<string, number>();
+  const inexact = new Map<string, unknown[]>();
   for (const envelope of envelopes) {
     const match = selected.find((s) => jsonEqual(envelope, s.request));
-    if (!match) {
-      const id = isJsonObject(envelope) ? JSON.stringify(envelope.id ?? null) : 'none';
-      integrity.push(`[receipts/unexpected] the server received a request (id ${id}) that is not the exact canonical request of a selected scenario`);
+    if (match) {
+      counts.set(match.id, (counts.get(match.id) ?? 0) + 1);
       continue;
     }
-    counts.set(match.id, (counts.get(match.id) ?? 0) + 1);
+    const claimed = attributedTo(envelope, applicable);
+    if (claimed) {
+      inexact.set(claimed.id, [...(inexact.get(claimed.id) ?? []), envelope]);
+      continue;
+    }
+    const id = isJsonObject(envelope) ? JSON.stringify(envelope.id ?? null) : 'none';
+    integrity.push(`[receipts/unexpected] (client or server) server "${names.server}" received a request (id ${id}) that is not the exact request of any selected scenario`);
   }
+
   for (const scenario of applicable) {
-    const count = counts.get(scenario.id) ?? 0;
-    if (count !== 1) {
-      integrity.push(`[receipts/count] the server received the exact request of "${scenario.id}" ${count} time(s), expected exactly once`);
+    const received = counts.get(scenario.id) ?? 0;
+    const sentExact = sent?.exact.get(scenario.id) ?? 0;
+    const sentInexact = sent?.inexact.get(scenario.id) ?? [];
+    const where = `"${scenario.id}"`;
+    for (const envelope of inexact.get(scenario.id) ?? []) {
+      const diff = differences(scenario.request, envelope);
+      if (sent !== undefined && sentInexact.some((message) => jsonEqual(message, envelope))) {
+        addFault(scenario.id, { label: 'receipts/inexact', party: 'client', message: `client "${names.client}" sent a request for ${where} that is not its exact canonical request: ${diff}` });
+      } else {
+        const party: Party = sent === undefined ? 'client or server' : 'server';
+        addFault(scenario.id, { label: 'receipts/inexact', party, message: `server "${names.server}" recorded a request for ${where} that is not its exact canonical request: ${diff}` });
+      }
+    }
+    if (received === 1) continue;
+    if (received === 0) {
+      if (sent === undefined) {
+        addFault(scenario.id, { label: 'receipts/count', party: 'client or server', message: `server "${names.server}" received the exact request of ${where} 0 time(s), expected exactly once` });
+      } else if (sentExact === 0) {
+        const what = sentInexact.length > 0 ? 'only an altered request (see above)' : 'no request';
+        addFault(scenario.id, { label: 'receipts/count', party: 'client', message: `client "${names.client}" sent ${what} for ${where}; the exact canonical request never went on the wire` });
+      } else {
+        addFault(scenario.id, { label: 'receipts/count', party: 'server', message: `server "${names.server}" has no receipt of the request of ${where}, which the client sent ${sentExact} time(s)` });
+      }
+      continue;
+    }
+    if (sent !== undefined && sentExact === received) {
+      addFault(scenario.id, { label: 'receipts/count', party: 'client', message: `client "${names.client}" sent the request of ${where} ${sentExact} times, expected exactly once` });
+    } else {
+      const party: Party = sent === undefined ? 'client or server' : 'server';
+      const how = sent === undefined ? '' : ` (the client sent it ${sentExact} time(s))`;
+      addFault(scenario.id, { label: 'receipts/count', party, message: `server "${names.server}" received the exact request of ${where} ${received} time(s), expected exactly once${how}` });
     }
   }
 }
 
-/** One record of the stdio relay (see ClientRunOutcome.responses), read defensively. */
+/** One response record of the relay or the proxy (see ClientRunOutcome.responses), read defensively. */
 type ResponseRecord =
-  | { kind: 'answer'; requestId: unknown; method: unknown; response: unknown; invalidJson: boolean }
+  | { kind: 'answer'; requestId: unknown; method: unknown; response: unknown; invalidJson: boolean; status: number | null | undefined; instance: unknown; failure: unknown }
   | { kind: 'unsolicited'; invalidJson: boolean }
   | { kind: 'overflow' }
   | { kind: 'unknown' };
@@ -182,17 +302,25 @@ function responseRecord(value: unknown): ResponseRecord {
   if (!('requestId' in value)) return { kind: 'unknown' };
   const invalidJson = value.invalidJson === true;
   if (!invalidJson && !('response' in value)) return { kind: 'unknown' };
-  return { kind: 'answer', requestId: value.requestId, method: value.method, response: value.response, invalidJson };
+  const status = typeof value.status === 'number' ? value.status : value.status === null ? null : undefined;
+  return { kind: 'answer', requestId: value.requestId, method: value.method, response: value.response, invalidJson, status, instance: value.instance, failure: value.failure };
 }
 
 /**
- * Stdio: each applicable scenario must have had exactly one response forwarded to the client, and it
- * must be the scenario's scripted response (JSON-equal). Otherwise a client that "rejected" a
- * negative row may have rejected an error or a repaired response the server made up. Responses are
- * matched to scenarios by the request they answer (the relay pairs them by order), never by their own
- * id; capability discovery is left out.
+ * Each applicable scenario must have had exactly one response handed to the client, and it must be
+ * the scenario's scripted response (JSON-equal; over HTTP with status 200). Otherwise a client that
+ * "rejected" a negative row may have rejected an error or a repaired response the server made up.
+ * Responses are matched to scenarios by the request they answer, never by their own id; capability
+ * discovery is left out.
  */
-function checkResponses(responses: unknown[], applicable: Scenario[], integrity: string[]): void {
+function checkResponses(
+  responses: unknown[],
+  applicable: Scenario[],
+  sent: SentCounts | undefined,
+  integrity: string[],
+  addFault: (id: string, fault: RowFault) => void,
+  names: Names,
+): void {
   const records = responses.map(responseRecord);
   const answers = records.filter(
     (r): r is Extract<ResponseRecord, { kind: 'answer' }> => r.kind === 'answer' && r.method !== 'hooks/capabilities',
@@ -200,44 +328,45 @@ function checkResponses(responses: unknown[], applicable: Scenario[], integrity:
   const overflow = records.some((r) => r.kind === 'overflow');
   const unsolicited = records.filter((r) => r.kind === 'unsolicited');
   const unknown = records.filter((r) => r.kind === 'unknown').length;
-  if (unknown > 0) integrity.push(`[responses/shape] ${unknown} record(s) of the stdio relay's response record are not in its format`);
+  if (unknown > 0) integrity.push(`[responses/shape] (harness) ${unknown} record(s) of the harness's response record are not in its format`);
   if (unsolicited.length > 0) {
     const garbled = unsolicited.filter((r) => r.invalidJson).length;
     integrity.push(
-      `[responses/unexpected] the server wrote ${unsolicited.length} stdout line(s) while no request was waiting for a response` +
+      `[responses/unexpected] (server) server "${names.server}" wrote ${unsolicited.length} stdout line(s) while no request was waiting for a response` +
         (garbled > 0 ? ` (${garbled} of them not valid JSON)` : ''),
     );
   }
-  if (answers.length === 0 && applicable.length > 1) {
-    // Nothing came back at all (a server that never got going): one line says it.
-    const why = overflow ? ' (the relay stopped recording at its size bound)' : '';
-    integrity.push(`[responses/missing] no response from the server to any of the ${applicable.length} selected scenarios was forwarded to the client${why}`);
-    return;
-  }
 
-  const used = new Set<number>();
-  const counts = new Map<string, number>();
   for (const scenario of applicable) {
-    const index = answers.findIndex((a, i) => !used.has(i) && jsonEqual(a.requestId, scenario.request.id));
-    if (index < 0) {
-      const why = overflow ? ' (the relay stopped recording at its size bound)' : '';
-      integrity.push(`[responses/missing] no response from the server to "${scenario.id}" was forwarded to the client${why}`);
+    const mine = answers.filter((a) => jsonEqual(a.requestId, scenario.request.id));
+    const where = `"${scenario.id}"`;
+    if (mine.length === 0) {
+      // The receipts check already charges a request that never went on the wire to the client.
+      if (sent !== undefined && (sent.exact.get(scenario.id) ?? 0) === 0) continue;
+      const why = overflow ? ' (the harness stopped recording at its size bound)' : '';
+      addFault(scenario.id, { label: 'responses/missing', party: 'server', message: `server "${names.server}" handed the client no response to ${where}${why}` });
       continue;
     }
-    used.add(index);
-    counts.set(scenario.id, 1);
-    const answer = answers[index]!;
-    if (answer.invalidJson || !jsonEqual(answer.response, scenario.response)) {
-      integrity.push(`[responses/mismatch] the server's response to "${scenario.id}" is not the scenario's scripted response`);
+    const answer = mine[0]!;
+    const process = typeof answer.instance === 'number' ? ` (server process #${answer.instance})` : '';
+    if (answer.status === null) {
+      const why = typeof answer.failure === 'string' ? ` (${answer.failure})` : '';
+      addFault(scenario.id, { label: 'responses/missing', party: 'server', message: `server "${names.server}" did not answer the request of ${where}${why}` });
+    } else if (answer.invalidJson) {
+      addFault(scenario.id, { label: 'responses/mismatch', party: 'server', message: `server "${names.server}" answered ${where} with a body that is not JSON instead of the scripted response${process}` });
+    } else if (answer.status !== undefined && answer.status !== 200) {
+      const diff = jsonEqual(answer.response, scenario.response) ? '' : `; the body differs: ${differences(scenario.response, answer.response)}`;
+      addFault(scenario.id, { label: 'responses/mismatch', party: 'server', message: `server "${names.server}" answered ${where} with HTTP ${answer.status} instead of the scripted response with 200${diff}` });
+    } else if (!jsonEqual(answer.response, scenario.response)) {
+      addFault(scenario.id, {
+        label: 'responses/mismatch',
+        party: 'server',
+        message: `server "${names.server}" altered the scripted response of ${where}${process}: ${differences(scenario.response, answer.response)}`,
+      });
     }
-  }
-  // An answer left over for a scenario's request means that request was answered more than once.
-  answers.forEach((answer, i) => {
-    const scenario = used.has(i) ? undefined : applicable.find((s) => jsonEqual(s.request.id, answer.requestId));
-    if (scenario) counts.set(scenario.id, (counts.get(scenario.id) ?? 0) + 1);
-  });
-  for (const [id, count] of counts) {
-    if (count > 1) integrity.push(`[responses/count] the server's response to "${id}" was forwarded ${count} times, expected exactly once`);
+    if (mine.length > 1 && !(sent !== undefined && (sent.exact.get(scenario.id) ?? 0) > 1)) {
+      addFault(scenario.id, { label: 'responses/count', party: 'server', message: `server "${names.server}" answered ${where} ${mine.length} times, expected exactly once` });
+    }
   }
 }
 

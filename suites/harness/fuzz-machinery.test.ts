@@ -87,7 +87,7 @@ describe('run-level failures are attributed by bisection', () => {
       const verdicts = new Map<string, RowVerdict>(
         scenarios.map((s) => [
           s.id,
-          { id: s.id, verdict: broken ? 'failed' : 'passed', reason: broken ? 'run integrity failure: no report' : '', adapterStatus: 'passed', actual: {} },
+          { id: s.id, verdict: broken ? 'failed' : 'passed', reason: broken ? 'run integrity failure: no report' : '', adapterStatus: 'passed', actual: {}, faults: [] },
         ]),
       );
       return { rows: verdicts, integrity: broken ? ['[report/missing] no report'] : [] };

@@ -93,15 +93,28 @@ describe('verifyRun: the harness re-derives every verdict', () => {
     expect(verification.integrity).toEqual([]);
     expect([...verification.rows.values()].map((r) => r.verdict)).toEqual(['passed', 'passed', 'passed']);
   });
-  test('a lying client that reports passed without contacting the server fails on receipts', () => {
+  test('a lying client that reports passed without contacting the server fails each row on its receipt', () => {
     const verification = verifyRun(outcome({ language: 'ts', results: goodRows }, { receipts: [] }), all, 'ts');
-    expect(verification.integrity.join('\n')).toContain('[receipts/count]');
-    expect(verification.rows.get('p')?.verdict).toBe('failed');
+    expect(verification.integrity).toEqual([]);
+    for (const id of ['p', 'n', 'h']) {
+      expect(verification.rows.get(id)?.verdict).toBe('failed');
+      expect(verification.rows.get(id)?.reason).toContain(`[receipts/count] client or server fault: server "s" received the exact request of "${id}" 0 time(s)`);
+    }
   });
-  test('a receipt with only the id (reduced evidence) does not count', () => {
+  test('a receipt with only the id (reduced evidence) fails its own row, naming what differs', () => {
     const reduced = [{ jsonrpc: '2.0', id: 'p', method: 'hooks/intercept' }, negative.request, hostRow.request];
     const verification = verifyRun(outcome({ language: 'ts', results: goodRows }, { receipts: reduced }), all, 'ts');
+    expect(verification.integrity).toEqual([]);
+    const reason = verification.rows.get('p')?.reason ?? '';
+    expect(reason).toContain('[receipts/inexact]');
+    expect(reason).toContain('removed params');
+    expect(verification.rows.get('n')?.verdict).toBe('passed');
+  });
+  test('a receipt nobody can attribute to a row fails the whole run', () => {
+    const stray = [...all.map((s) => s.request), { jsonrpc: '2.0', id: 'zzz', method: 'hooks/intercept', params: {} }];
+    const verification = verifyRun(outcome({ language: 'ts', results: goodRows }, { receipts: stray }), all, 'ts');
     expect(verification.integrity.join('\n')).toContain('[receipts/unexpected]');
+    expect([...verification.rows.values()].every((r) => r.verdict === 'failed')).toBe(true);
   });
   test('a message-wrapped receipt counts as the request', () => {
     const wrapped = [{ message: positive.request, route: 'x' }, negative.request, hostRow.request];
@@ -158,7 +171,7 @@ describe('verifyRun: the harness re-derives every verdict', () => {
   test('run failures fail every row with their stage label', () => {
     const failures = [{ stage: 'report' as const, kind: 'missing', message: 'no report file' }];
     const verification = verifyRun(outcome(undefined, { failures }), all, 'ts');
-    expect(verification.rows.get('p')?.reason).toContain('[report/missing] no report file');
+    expect(verification.rows.get('p')?.reason).toContain('[report/missing] (client) no report file');
   });
 });
 
@@ -182,52 +195,66 @@ describe('verifyRun: over stdio the client must have seen the scripted responses
     expect([...verification.rows.values()].map((r) => r.verdict)).toEqual(['passed', 'passed', 'passed']);
   });
 
-  test('a server error in place of the scripted response fails every row, even the "rejected" negative', () => {
+  const reasonOf = (responses: unknown[], id: string, overrides: Partial<ClientRunOutcome> = {}): string => verifyRun(stdio(responses, overrides), all, 'ts').rows.get(id)?.reason ?? '';
+
+  test('a server error in place of the scripted response fails that row only, even the "rejected" negative', () => {
     const replaced = honest.map((r) =>
       r.requestId === 'n' ? { ...r, response: { jsonrpc: '2.0', id: 'n', error: { code: -32603, message: 'internal error' } } } : r,
     );
     const verification = verifyRun(stdio(replaced), all, 'ts');
-    expect(verification.integrity).toEqual([`[responses/mismatch] the server's response to "n" is not the scenario's scripted response`]);
+    expect(verification.integrity).toEqual([]);
     expect(verification.rows.get('n')?.verdict).toBe('failed');
-    expect(verification.rows.get('p')?.verdict).toBe('failed');
+    expect(verification.rows.get('n')?.reason).toContain('[responses/mismatch] server fault: server "s" altered the scripted response of "n"');
+    expect(verification.rows.get('n')?.reason).toContain('removed result');
+    expect(verification.rows.get('n')?.reason).toContain('added error');
+    expect(verification.rows.get('p')?.verdict).toBe('passed');
+    expect(verification.rows.get('h')?.verdict).toBe('passed');
   });
 
-  test('a repaired response (the wrong id corrected) and a line that is not JSON are mismatches', () => {
+  test('a repaired response names the path that changed; a line that is not JSON says so', () => {
     const repaired = honest.map((r) => (r.requestId === 'n' ? { ...r, response: { ...(negative.response as object), id: 'n' } } : r));
-    expect(integrity(repaired)).toEqual([`[responses/mismatch] the server's response to "n" is not the scenario's scripted response`]);
+    expect(reasonOf(repaired, 'n')).toContain('changed id from "x" to "n"');
     const garbled = honest.map((r) => (r.requestId === 'h' ? { requestId: 'h', method: 'hooks/intercept', invalidJson: true } : r));
-    expect(integrity(garbled)).toEqual([`[responses/mismatch] the server's response to "h" is not the scenario's scripted response`]);
+    expect(reasonOf(garbled, 'h')).toContain('[responses/mismatch] server fault: server "s" answered "h" with a body that is not JSON');
   });
 
-  test('a response that was never forwarded fails the run', () => {
+  test('dropped extension members fail the row and are named one by one', () => {
+    const extended: Scenario = { ...positive, response: { jsonrpc: '2.0', id: 'p', vendor: { trace: 1 }, result: { protocolVersion: 'draft', effects: [], futureMetadata: { a: 1 } } } };
+    const scenarios = [extended, negative, hostRow];
+    const reencoded = [discovery, { requestId: 'p', method: 'hooks/intercept', response: positive.response }, ...honest.slice(2)];
+    const verification = verifyRun(stdio(reencoded), scenarios, 'ts');
+    const reason = verification.rows.get('p')?.reason ?? '';
+    expect(reason).toContain('removed vendor');
+    expect(reason).toContain('removed result.futureMetadata');
+    expect(verification.rows.get('n')?.verdict).toBe('passed');
+  });
+
+  test('a response that was never handed to the client fails its row', () => {
     const missing = honest.filter((r) => r.requestId !== 'h');
-    expect(integrity(missing)).toEqual(['[responses/missing] no response from the server to "h" was forwarded to the client']);
-    expect(integrity([...missing, { overflow: true }])).toEqual([
-      '[responses/missing] no response from the server to "h" was forwarded to the client (the relay stopped recording at its size bound)',
-    ]);
-    // A server that answered nothing at all gets one line, not one per scenario.
-    expect(integrity([discovery])).toEqual([
-      '[responses/missing] no response from the server to any of the 3 selected scenarios was forwarded to the client',
-    ]);
+    expect(reasonOf(missing, 'h')).toContain('[responses/missing] server fault: server "s" handed the client no response to "h"');
+    expect(reasonOf([...missing, { overflow: true }], 'h')).toContain('(the harness stopped recording at its size bound)');
+    expect(verifyRun(stdio(missing), all, 'ts').rows.get('p')?.verdict).toBe('passed');
   });
 
   test('responses are matched by the request they answer, never by their own id', () => {
     // The server answered "p" with the scripted response of "n", whose id is not "p" either.
     const swapped = honest.map((r) => (r.requestId === 'p' ? { ...r, response: negative.response } : r));
-    expect(integrity(swapped)).toEqual([`[responses/mismatch] the server's response to "p" is not the scenario's scripted response`]);
+    expect(reasonOf(swapped, 'p')).toContain('[responses/mismatch]');
   });
 
-  test('a request answered twice and a response nobody asked for are integrity failures', () => {
+  test('a request answered twice fails its row; a response nobody asked for fails the run', () => {
     const twice = [...honest, honest[2]!];
-    expect(integrity(twice)).toEqual([`[responses/count] the server's response to "n" was forwarded 2 times, expected exactly once`]);
+    expect(reasonOf(twice, 'n')).toContain('[responses/count] server fault: server "s" answered "n" 2 times, expected exactly once');
     const unsolicited = [...honest, { unsolicited: true, response: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } } }];
-    expect(integrity(unsolicited)).toEqual(['[responses/unexpected] the server wrote 1 stdout line(s) while no request was waiting for a response']);
-    const banner = [{ unsolicited: true, invalidJson: true }, ...honest];
-    expect(integrity(banner)).toEqual([
-      '[responses/unexpected] the server wrote 1 stdout line(s) while no request was waiting for a response (1 of them not valid JSON)',
+    expect(verifyRun(stdio(unsolicited), all, 'ts').integrity).toEqual([
+      '[responses/unexpected] (server) server "s" wrote 1 stdout line(s) while no request was waiting for a response',
     ]);
-    expect(integrity([...honest, { something: 1 }])).toEqual([
-      "[responses/shape] 1 record(s) of the stdio relay's response record are not in its format",
+    const banner = [{ unsolicited: true, invalidJson: true }, ...honest];
+    expect(verifyRun(stdio(banner), all, 'ts').integrity).toEqual([
+      '[responses/unexpected] (server) server "s" wrote 1 stdout line(s) while no request was waiting for a response (1 of them not valid JSON)',
+    ]);
+    expect(verifyRun(stdio([...honest, { something: 1 }]), all, 'ts').integrity).toEqual([
+      "[responses/shape] (harness) 1 record(s) of the harness's response record are not in its format",
     ]);
   });
 
@@ -239,7 +266,51 @@ describe('verifyRun: over stdio the client must have seen the scripted responses
     expect(verification.integrity).toEqual([]);
   });
 
-  test('without a response record (HTTP) nothing is checked', () => {
+  test('without a response record nothing is checked, and a receipts-only note is carried to every row', () => {
     expect(verifyRun(outcome({ language: 'ts', results: goodRows }), all, 'ts').integrity).toEqual([]);
+    const noted = verifyRun(outcome({ language: 'ts', results: goodRows }, { evidenceNote: 'receipts-only evidence: x' }), all, 'ts');
+    expect(noted.note).toBe('receipts-only evidence: x');
+  });
+});
+
+describe('verifyRun: what the client sent tells its faults from the server\'s', () => {
+  const records = all.map((s) => ({ requestId: s.request.id, method: s.request.method, status: 200, response: s.response }));
+  const http = (overrides: Partial<ClientRunOutcome>): ClientRunOutcome =>
+    outcome({ language: 'ts', results: goodRows }, { responses: records, sent: all.map((s) => s.request), ...overrides });
+  const reason = (overrides: Partial<ClientRunOutcome>, id: string): string => verifyRun(http(overrides), all, 'ts').rows.get(id)?.reason ?? '';
+
+  test('an honest HTTP run passes', () => {
+    const verification = verifyRun(http({}), all, 'ts');
+    expect([...verification.rows.values()].map((r) => r.verdict)).toEqual(['passed', 'passed', 'passed']);
+  });
+  test('a request the client never sent is the client\'s fault', () => {
+    const text = reason({ sent: [negative.request, hostRow.request], receipts: [negative.request, hostRow.request], responses: records.slice(1) }, 'p');
+    expect(text).toContain('[receipts/count] client fault: client "c" sent no request for "p"');
+    expect(text).not.toContain('[responses/missing]');
+  });
+  test('an altered request the client sent is the client\'s fault, with the paths that differ', () => {
+    const altered = { ...positive.request, params: { ...(positive.request.params as object), extra: 1 } };
+    const text = reason({ sent: [altered, negative.request, hostRow.request], receipts: [altered, negative.request, hostRow.request] }, 'p');
+    expect(text).toContain('[receipts/inexact] client fault: client "c" sent a request for "p" that is not its exact canonical request: added params.extra = 1');
+  });
+  test('a request sent but not recorded is the server\'s fault', () => {
+    expect(reason({ receipts: [negative.request, hostRow.request] }, 'p')).toContain('[receipts/count] server fault: server "s" has no receipt of the request of "p", which the client sent 1 time(s)');
+  });
+  test('a request recorded differently from what was sent is the server\'s fault', () => {
+    const rewritten = { ...positive.request, id: 'p', params: {} };
+    expect(reason({ receipts: [rewritten, negative.request, hostRow.request] }, 'p')).toContain('[receipts/inexact] server fault');
+  });
+  test('a request sent twice is the client\'s fault, and its two answers are not charged to the server', () => {
+    const text = reason({ sent: [positive.request, positive.request, negative.request, hostRow.request], receipts: [positive.request, positive.request, negative.request, hostRow.request], responses: [records[0], ...records] }, 'p');
+    expect(text).toContain('[receipts/count] client fault: client "c" sent the request of "p" 2 times');
+    expect(text).not.toContain('[responses/count]');
+  });
+  test('an HTTP error status in place of the scripted response fails the row', () => {
+    const erred = records.map((r) => (r.requestId === 'n' ? { ...r, status: 400, response: { jsonrpc: '2.0', id: 'n', error: { code: -32602, message: 'bad' } } } : r));
+    expect(reason({ responses: erred }, 'n')).toContain('[responses/mismatch] server fault: server "s" answered "n" with HTTP 400 instead of the scripted response with 200');
+  });
+  test('a request the proxy could not deliver is the server\'s fault', () => {
+    const unreachable = records.map((r) => (r.requestId === 'h' ? { requestId: 'h', method: 'hooks/intercept', status: null, response: null, failure: 'ECONNREFUSED' } : r));
+    expect(reason({ responses: unreachable }, 'h')).toContain('[responses/missing] server fault: server "s" did not answer the request of "h" (ECONNREFUSED)');
   });
 });
