@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
+import { MATRIX_REPORTER, matrixReports } from './harness/reporters/matrix-reports-plugin.ts';
+
 // One vitest project per suite, so `npx vitest --project <name>` runs exactly one of them.
 export default defineConfig({
   test: {
     // vitest's own reporters stay as they are; ours adds the matrix summary and reports/<project>.json.
-    reporters: ['default', './harness/reporters/matrix-reporter.ts'],
+    // `--reporter=...` on the command line replaces this list; matrixReports() adds ours back.
+    reporters: ['default', MATRIX_REPORTER],
     projects: [
       {
         test: {
@@ -14,6 +17,7 @@ export default defineConfig({
         },
       },
       {
+        plugins: [matrixReports()],
         test: {
           name: 'core',
           include: ['suites/core/**/*.test.ts'],
