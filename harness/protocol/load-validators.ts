@@ -33,7 +33,7 @@ const standaloneCode = standaloneModule.default;
 const addFormats = addFormatsModule.default;
 
 /** Bumped whenever the generated cache module or the compile options change. */
-const CACHE_FORMAT = 'ahp-conformance-validators/2';
+const CACHE_FORMAT = 'ahp-conformance-validators/3';
 const MAX_ERRORS = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Cache modules unused for this long are removed when a new one is written. */
@@ -84,8 +84,8 @@ export function clearValidatorMemo(): void {
 }
 
 /**
- * Validators for the six entry points of the schema directory. Synchronous; memoised per absolute
- * directory (and cache directory) within the process.
+ * Validators for every entry point of the schema directory (ENTRY_POINT_FILES). Synchronous;
+ * memoised per absolute directory (and cache directory) within the process.
  */
 export function loadValidators(schemaDir: string, options: LoadValidatorOptions = {}): LoadedValidators {
   const dir = path.resolve(schemaDir);
@@ -364,18 +364,9 @@ function assemble(
       return { valid, errors: valid ? [] : formatErrors(fn.errors) };
     };
   };
-  return {
-    schemaDir: dir,
-    interceptRequest: wrap(functions.interceptRequest),
-    interceptResponse: wrap(functions.interceptResponse),
-    capabilitiesRequest: wrap(functions.capabilitiesRequest),
-    capabilitiesResponse: wrap(functions.capabilitiesResponse),
-    effect: wrap(functions.effect),
-    jsonRpcMessage: wrap(functions.jsonRpcMessage),
-    origin,
-    cacheKey,
-    cacheFile,
-  };
+  const validators = {} as Record<EntryPoint, Validate>;
+  for (const entry of Object.keys(ENTRY_POINT_FILES) as EntryPoint[]) validators[entry] = wrap(functions[entry]);
+  return { schemaDir: dir, ...validators, origin, cacheKey, cacheFile };
 }
 
 function formatErrors(errors: ErrorObject[] | null | undefined): string[] {
