@@ -163,7 +163,7 @@ function crossFieldProblems(file: LifecycleScenarioFile): LifecycleProblem[] {
     }
     for (const map of ['responses', 'responseSequences'] as const) {
       for (const key of Object.keys(row[map] ?? {})) {
-        if (!(key in row.requests)) report(joinPath(joinPath(at, map), key), `expected a key of requests (${keyList(row)}), got ${JSON.stringify(key)}`);
+        if (!Object.hasOwn(row.requests, key)) report(joinPath(joinPath(at, map), key), `expected a key of requests (${keyList(row)}), got ${JSON.stringify(key)}`);
       }
     }
 
@@ -196,7 +196,7 @@ function lintStepRow(row: StepScenario, at: string, report: Report): void {
 
   row.steps.forEach((step, j) => {
     const stepAt = indexPath(stepsAt, j);
-    if ('key' in step && !(step.key in row.requests)) {
+    if ('key' in step && !Object.hasOwn(row.requests, step.key)) {
       report(joinPath(stepAt, 'key'), `expected a key of requests (${keyList(row)}), got ${JSON.stringify(step.key)}`);
       return;
     }
@@ -206,7 +206,7 @@ function lintStepRow(row: StepScenario, at: string, report: Report): void {
         if (previous !== undefined) {
           report(joinPath(stepAt, 'slot'), `expected a slot name unique in the row, but ${JSON.stringify(step.slot)} is already the slot of ${indexPath(stepsAt, previous)}`);
         } else slots.set(step.slot, j);
-        if (row.responses[step.key] === undefined && row.responseSequences?.[step.key] === undefined) {
+        if (!Object.hasOwn(row.responses, step.key) && !Object.hasOwn(row.responseSequences ?? {}, step.key)) {
           report(joinPath(stepAt, 'key'), `expected a request with a scripted reply, but neither responses nor responseSequences has ${JSON.stringify(step.key)}`);
         }
         break;

@@ -34,10 +34,11 @@ export function withBoundRefs<E extends JsonObject | InterceptEvent>(event: E, b
  * with `bindings`. No JSON-RPC id and nothing about the decision.
  */
 export function observeNotificationFor(row: StepScenario, step: ObserveStep, bindings: RefBindings = new Map()): ObserveNotification {
-  const request = row.requests[step.key];
+  const request = Object.hasOwn(row.requests, step.key) ? row.requests[step.key] : undefined;
   if (request === undefined) throw new Error(`observe step names request key ${JSON.stringify(step.key)}, which scenario ${row.id} does not have`);
   const event = cloneJson(request.params.event) as InterceptEvent & JsonObject;
-  const state = row.expected.states[String(request.id)];
+  const id = String(request.id);
+  const state = Object.hasOwn(row.expected.states, id) ? row.expected.states[id] : undefined;
   if (state !== undefined && isJsonObject(event.tool)) event.tool = { ...event.tool, input: cloneJson(state.input) };
   if (step.items !== undefined) event.items = cloneJson(step.items);
   return {

@@ -67,20 +67,6 @@ export function isChainScenario(row: LifecycleScenario): row is ChainScenario {
 // ---------------------------------------------------------------------------------------------------
 // Steps (§4, §5): a discriminated union on `op`
 
-export const LIFECYCLE_STEP_OPS = [
-  'send',
-  'wait',
-  'release',
-  'receive',
-  'cancel',
-  'accept',
-  'failOpen',
-  'upload',
-  'observe',
-  'emit',
-] as const;
-export type LifecycleStepOp = (typeof LIFECYCLE_STEP_OPS)[number];
-
 /** Open the SDK's pending interception for `requests[key]` and transmit it without awaiting the reply. */
 export interface SendStep {
   op: 'send';
@@ -182,6 +168,24 @@ export type LifecycleStep =
   | ObserveStep
   | EmitStep;
 
+export type LifecycleStepOp = LifecycleStep['op'];
+
+// A record keyed by the union, so that an op added to or dropped from the union fails to compile here.
+const STEP_OPS: Record<LifecycleStepOp, true> = {
+  send: true,
+  wait: true,
+  release: true,
+  receive: true,
+  cancel: true,
+  accept: true,
+  failOpen: true,
+  upload: true,
+  observe: true,
+  emit: true,
+};
+/** Every step op, in the order of LIFECYCLE-RULES §4 (and of the format schema's step branches). */
+export const LIFECYCLE_STEP_OPS = Object.keys(STEP_OPS) as readonly LifecycleStepOp[];
+
 /** The steps that name a request by `key`. */
 export type KeyedStep = Extract<LifecycleStep, { key: string }>;
 
@@ -268,21 +272,6 @@ export interface ChainProof {
 // ---------------------------------------------------------------------------------------------------
 // Receipts (§6): what a lifecycle receiver records, and the client's control marks
 
-export const RECEIPT_KINDS = [
-  'received',
-  'replied',
-  'upload',
-  'observed',
-  'emitted',
-  'acquired',
-  'discarded',
-  'accepted',
-  'cancelled',
-  'chain-settled',
-  'observer-blocked',
-] as const;
-export type ReceiptKind = (typeof RECEIPT_KINDS)[number];
-
 /** A JSON-RPC request id as receipts carry it. */
 export type RequestId = string | number;
 
@@ -353,6 +342,25 @@ export type ReceiptEntry =
   | EmittedReceipt
   | MarkReceipt
   | ObserverBlockedReceipt;
+
+export type ReceiptKind = ReceiptEntry['kind'];
+
+// Keyed by the union, like STEP_OPS: no other kind may appear in a receipt log (§6).
+const KINDS: Record<ReceiptKind, true> = {
+  received: true,
+  replied: true,
+  upload: true,
+  observed: true,
+  emitted: true,
+  acquired: true,
+  discarded: true,
+  accepted: true,
+  cancelled: true,
+  'chain-settled': true,
+  'observer-blocked': true,
+};
+/** Every receipt kind of §6; anything else in a log fails verification. */
+export const RECEIPT_KINDS = Object.keys(KINDS) as readonly ReceiptKind[];
 
 /** `GET /receipts`: every entry in append order. */
 export interface ReceiptLog {

@@ -58,6 +58,7 @@ describe('observeNotificationFor', () => {
 
   test('an unknown request key is a programming error', () => {
     expect(() => observeNotificationFor(heldPublishRow(), { op: 'observe', key: 'zz', subscription: 'body' })).toThrow(/request key "zz"/);
+    expect(() => observeNotificationFor(heldPublishRow(), { op: 'observe', key: 'toString', subscription: 'body' })).toThrow(/request key "toString"/);
   });
 });
 

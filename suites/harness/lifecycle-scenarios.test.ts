@@ -148,6 +148,7 @@ describe('broken files: each names the JSON path and the expectation', () => {
     ['wait count 0', (_d, rows) => (rows[0]!.steps[1].count = 0), 'scenarios[0].steps[1].count', /^expected a positive integer attempt count, got number 0 \(must be >= 1\)$/],
     ['bypassSDK not a boolean', (_d, rows) => (rows[0]!.steps[0].bypassSDK = 'yes'), 'scenarios[0].steps[0].bypassSDK', /^expected a boolean, got "yes"$/],
     ['a key naming no request', (_d, rows) => (rows[0]!.steps[4].key = 'b'), 'scenarios[0].steps[4].key', /^expected a key of requests \("a"\), got "b"$/],
+    ['a key that is only an Object.prototype member', (_d, rows) => (rows[0]!.steps[4].key = 'constructor'), 'scenarios[0].steps[4].key', /^expected a key of requests \("a"\), got "constructor"$/],
     ['a slot sent twice', (_d, rows) => rows[3]!.steps.splice(2, 0, { op: 'send', key: 'a', slot: 'b' }), 'scenarios[3].steps[2].slot', /^expected a slot name unique in the row, but "b" is already the slot of scenarios\[3\]\.steps\[1\]$/],
     ['a receive before its send', (_d, rows) => rows[0]!.steps.splice(0, 0, { op: 'receive', slot: 'a' }), 'scenarios[0].steps[0].slot', /^expected the slot of an earlier send step \(sent so far: none\), got "a"$/],
     ['a send with no scripted reply', (_d, rows) => delete rows[0]!.responses.a, 'scenarios[0].steps[0].key', /^expected a request with a scripted reply, but neither responses nor responseSequences has "a"$/],
