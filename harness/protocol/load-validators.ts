@@ -84,8 +84,8 @@ export function clearValidatorMemo(): void {
 }
 
 /**
- * Validators for the six entry points of the schema directory. Synchronous; memoised per absolute
- * directory (and cache directory) within the process.
+ * Validators for every entry point of the schema directory (ENTRY_POINT_FILES). Synchronous;
+ * memoised per absolute directory (and cache directory) within the process.
  */
 export function loadValidators(schemaDir: string, options: LoadValidatorOptions = {}): LoadedValidators {
   const dir = path.resolve(schemaDir);

@@ -107,3 +107,23 @@ export interface InterceptResponse {
 }
 
 export const PROTOCOL_VERSION = 'draft';
+
+/** A `hooks/observe` notification: no JSON-RPC id, no decision; only the event as the observer sees it. */
+export interface ObserveNotification {
+  jsonrpc: '2.0';
+  method: 'hooks/observe';
+  params: {
+    protocolVersion: string;
+    event: InterceptEvent;
+    [extra: string]: unknown;
+  };
+  [extra: string]: unknown;
+}
+
+/** The receiver's 201 answer to a raw content upload; only `{ref}` ever travels in event bodies. */
+export interface ContentUploadReceipt {
+  ref: string;
+  size: number;
+  /** Lowercase hex SHA-256 of the stored bytes. */
+  sha256: string;
+}

@@ -21,6 +21,10 @@ export interface ProtocolValidators {
   readonly capabilities: Validate; // capabilities.schema.json
   readonly effect: Validate; // effect.schema.json
   readonly jsonRpcMessage: Validate; // json-rpc-message.schema.json
+  /** A `hooks/observe` notification (lifecycle observation receipts and the expected §7.6 message). */
+  readonly observeNotification: Validate; // observe-notification.schema.json
+  /** The `{ref,size,sha256}` JSON body of a 201 content upload answer (and SDK upload confirmations). */
+  readonly contentUploadReceipt: Validate; // content-upload-receipt.schema.json
 }
 
 export type EntryPoint = Exclude<keyof ProtocolValidators, 'schemaDir'>;
@@ -33,4 +37,6 @@ export const ENTRY_POINT_FILES: Record<EntryPoint, string> = {
   capabilities: 'capabilities.schema.json',
   effect: 'effect.schema.json',
   jsonRpcMessage: 'json-rpc-message.schema.json',
+  observeNotification: 'observe-notification.schema.json',
+  contentUploadReceipt: 'content-upload-receipt.schema.json',
 };

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 
 import { isJsonObject } from '../protocol/json.ts';
+import { joinPath, pointerToPath } from './json-path.ts';
 import { NEGATIVE_TAGS } from './types.ts';
 import type { ScenarioFile } from './types.ts';
 
@@ -93,21 +94,6 @@ function formatErrors(errors: ErrorObject[]): string[] {
     }
   }
   return out;
-}
-
-function pointerToPath(pointer: string): string {
-  if (pointer === '') return '';
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : joinPath(acc, part)), '');
-}
-
-function joinPath(base: string, key: string): string {
-  const segment = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `[${JSON.stringify(key)}]`;
-  if (segment.startsWith('[')) return `${base}${segment}`;
-  return base === '' ? segment : `${base}.${segment}`;
 }
 
 function show(value: unknown): string {

@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 import { describeValue, parseJsonText } from '../protocol/json-text.ts';
-import type { Scenario, ScenarioFile } from './types.ts';
+import type { ScenarioFile } from './types.ts';
 
 /** A scenario file problem. The message names the file, the JSON path and what was expected. */
 export class ScenarioFileError extends Error {
-  override readonly name = 'ScenarioFileError';
+  override readonly name: string = 'ScenarioFileError';
   readonly file: string;
   /** JSON path such as `scenarios[12].request`; empty when the problem is the whole file. */
   readonly path: string;
@@ -32,30 +32,41 @@ export class ScenarioSelectionError extends Error {
 }
 
 export async function loadScenarioFile(file: string): Promise<ScenarioFile> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw unreadable(file, error);
-  }
-  return parseScenarioFile(text, file);
+  return parseScenarioFile(await readScenarioText(file), file);
 }
 
 export function loadScenarioFileSync(file: string): ScenarioFile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw unreadable(file, error);
-  }
-  return parseScenarioFile(text, file);
+  return parseScenarioFile(readScenarioTextSync(file), file);
 }
 
 /** Parses and structurally checks scenario file text; `file` is only used in error messages. */
 export function parseScenarioFile(text: string, file: string): ScenarioFile {
+  const value = parseScenarioJson(text, file);
+  checkScenarioFile(value, file);
+  return value;
+}
+
+/** The text of a scenario file of any family; ScenarioFileError naming the file when unreadable. */
+export async function readScenarioText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+}
+
+export function readScenarioTextSync(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+}
+
+/** Scenario file text as a JSON value; ScenarioFileError with line, column and offset when it is not JSON. */
+export function parseScenarioJson(text: string, file: string): unknown {
   const parsed = parseJsonText(text);
   if (!parsed.ok) throw new ScenarioFileError(file, '', `invalid JSON ${parsed.where}: ${parsed.reason}`);
-  checkScenarioFile(parsed.value, file);
   return parsed.value;
 }
 
@@ -112,21 +123,26 @@ export function checkScenarioFile(value: unknown, file: string): asserts value i
   });
 }
 
+/** Any family's scenario file: `{version:1, scenarios:[{id, ...}]}` (core, lifecycle, ...). */
+interface RowsWithIds<Row extends { id: string }> {
+  scenarios: Row[];
+}
+
 /**
  * The file restricted to `ids`, in file order (not argument order). Extra top-level keys are kept.
- * Throws ScenarioSelectionError naming every id the file does not contain.
+ * Throws ScenarioSelectionError naming every id the file does not contain. Works for every family.
  */
-export function selectScenarios(file: ScenarioFile, ids: Iterable<string>): ScenarioFile {
+export function selectScenarios<Row extends { id: string }, File extends RowsWithIds<Row>>(file: File, ids: Iterable<string>): File {
   const wanted = new Set(ids);
   const present = new Set(file.scenarios.map((s) => s.id));
   const unknown = [...wanted].filter((id) => !present.has(id));
   if (unknown.length > 0) throw new ScenarioSelectionError(unknown);
-  const scenarios: Scenario[] = file.scenarios.filter((s) => wanted.has(s.id));
+  const scenarios: Row[] = file.scenarios.filter((s) => wanted.has(s.id));
   return { ...file, scenarios };
 }
 
-/** The canonical on-disk form: 2-space indented JSON with a trailing newline. */
-export function serializeScenarioFile(file: ScenarioFile): string {
+/** The canonical on-disk form of any family's scenario file: 2-space indented JSON with a trailing newline. */
+export function serializeScenarioFile(file: RowsWithIds<{ id: string }> & { version: 1 }): string {
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 

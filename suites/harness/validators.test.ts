@@ -71,6 +71,16 @@ afterAll(() => {
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+const sampleEvent = {
+  id: 'e1',
+  source: 'https://agent.example/',
+  type: 'tool.before',
+  time: '2025-06-01T12:00:00Z',
+  call: { id: 'c1' },
+  tool: { name: 'shell', input: {}, origin: 'native' },
+  path: 'shell',
+};
+
 // A small sample with both verdicts per entry point, to compare cached and freshly compiled validators.
 const sample: Array<[EntryPoint, unknown]> = [
   ['effect', { type: 'deny', reason: 'no' }],
@@ -93,20 +103,16 @@ const sample: Array<[EntryPoint, unknown]> = [
       method: 'hooks/intercept',
       params: {
         protocolVersion: 'draft',
-        event: {
-          id: 'e1',
-          source: 'https://agent.example/',
-          type: 'tool.before',
-          time: '2025-06-01T12:00:00Z',
-          call: { id: 'c1' },
-          tool: { name: 'shell', input: {}, origin: 'native' },
-          path: 'shell',
-        },
+        event: sampleEvent,
         capabilities: { effects: ['deny'] },
       },
     },
   ],
   ['interceptRequest', { jsonrpc: '2.0', id: 'e1', method: 'hooks/intercept', params: { protocolVersion: 'draft' } }],
+  ['observeNotification', { jsonrpc: '2.0', method: 'hooks/observe', params: { protocolVersion: 'draft', event: sampleEvent } }],
+  ['observeNotification', { jsonrpc: '2.0', id: 1, method: 'hooks/observe', params: { protocolVersion: 'draft' } }],
+  ['contentUploadReceipt', { ref: 'r1', size: 0, sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }],
+  ['contentUploadReceipt', { ref: 'r1', size: 0, sha256: 'E3B0' }],
 ];
 
 describe('loading schema directories', () => {

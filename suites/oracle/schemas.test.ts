@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 import { PROJECT_ROOT, loadValidators } from '../../harness/protocol/load-validators.ts';
-import type { EntryPoint } from '../../harness/protocol/validator-types.ts';
+import { ENTRY_POINT_FILES, type EntryPoint } from '../../harness/protocol/validator-types.ts';
 import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 
 const OUR_SCHEMAS = path.join(PROJECT_ROOT, 'schemas');
@@ -394,6 +394,59 @@ const corpus: Case[] = [
   bad('capabilities', 'a JSON-RPC envelope instead of the set', { jsonrpc: '2.0', id: 'capabilities', result: { protocolVersion: 'draft', manifest: manifest() } }),
 ];
 
+// hooks/observe notifications and content upload receipts (the lifecycle family) -----------------
+
+const observe = (event: Obj = toolEvent(), extraParams: Obj = {}, envelope: Obj = {}): Obj => ({
+  jsonrpc: '2.0',
+  method: 'hooks/observe',
+  params: { protocolVersion: 'draft', event, ...extraParams },
+  ...envelope,
+});
+const attachment = (id: string, extra: Obj): Obj => ({ id, kind: 'attachment', mediaType: 'application/octet-stream', ...extra });
+const digest = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+corpus.push(
+  ok('observeNotification', 'settled tool.before with metadata text items', observe(toolEvent({ tool: { name: 'task', kind: 'task', input: { value: 'settled' }, origin: 'native' }, items: [{ id: 'i1', kind: 'text', mediaType: 'text/plain', selection: 'metadata' }] }))),
+  ok('observeNotification', 'attachment body reference', observe(toolEvent({ items: [attachment('a1', { selection: 'body', body: { ref: 'receiver-ref-1' } })] }))),
+  ok('observeNotification', 'attachment content gap (permission denied)', observe(toolEvent({ items: [attachment('a1', { selection: 'body', gap: { reason: 'content permission denied', path: 'items.a1' } })] }))),
+  ok('observeNotification', 'omitted view: no items', observe(toolEvent({ items: [] }))),
+  ok('observeNotification', 'turn.finish.before observation', observe(turnEvent())),
+  ok('observeNotification', 'extra params member (only the verifier rejects a disposition)', observe(toolEvent(), { disposition: 'deny' })),
+  ok('observeNotification', 'extra envelope member', observe(toolEvent(), {}, { 'x-trace': 1 })),
+  bad('observeNotification', 'carries a JSON-RPC id', observe(toolEvent(), {}, { id: 'evt-tool-1' })),
+  bad('observeNotification', 'carries a null id', observe(toolEvent(), {}, { id: null })),
+  bad('observeNotification', 'intercept method', observe(toolEvent(), {}, { method: 'hooks/intercept' })),
+  bad('observeNotification', 'no event', { jsonrpc: '2.0', method: 'hooks/observe', params: { protocolVersion: 'draft' } }),
+  bad('observeNotification', 'no protocolVersion', { jsonrpc: '2.0', method: 'hooks/observe', params: { event: toolEvent() } }),
+  bad('observeNotification', 'wrong protocolVersion', observe(toolEvent(), { protocolVersion: '2024-01' })),
+  bad('observeNotification', 'params that is an array', { jsonrpc: '2.0', method: 'hooks/observe', params: [toolEvent()] }),
+  bad('observeNotification', 'wrong jsonrpc version', observe(toolEvent(), {}, { jsonrpc: '1.0' })),
+  bad('observeNotification', 'tool.before without call', observe((({ call: _call, ...rest }) => rest)(toolEvent()))),
+  bad('observeNotification', 'event of an unknown type', observe(toolEvent({ type: 'tool.teleport' }))),
+  bad('observeNotification', 'body reference carrying size and sha256', observe(toolEvent({ items: [attachment('a1', { selection: 'body', body: { ref: 'r', size: 0, sha256: digest } })] }))),
+  bad('observeNotification', 'body reference with an empty ref', observe(toolEvent({ items: [attachment('a1', { selection: 'body', body: { ref: '' } })] }))),
+  bad('observeNotification', 'body item without body or gap', observe(toolEvent({ items: [attachment('a1', { selection: 'body' })] }))),
+  bad('observeNotification', 'JSON attachment by reference', observe(toolEvent({ items: [{ id: 'a1', kind: 'attachment', mediaType: 'application/json', selection: 'body', body: { ref: 'r' } }] }))),
+  bad('observeNotification', 'content gap without a reason', observe(toolEvent({ items: [attachment('a1', { selection: 'body', gap: { path: 'items.a1' } })] }))),
+
+  ok('contentUploadReceipt', 'receipt for 14 bytes', { ref: 'ref-0001', size: 14, sha256: '52c3935626c104b2cbc9031291a1c4d56614c38f52072a361d658a58a9c48698' }),
+  ok('contentUploadReceipt', 'receipt for the empty body', { ref: 'urn:uuid:6f1c', size: 0, sha256: digest }),
+  bad('contentUploadReceipt', 'no ref', { size: 0, sha256: digest }),
+  bad('contentUploadReceipt', 'empty ref', { ref: '', size: 0, sha256: digest }),
+  bad('contentUploadReceipt', 'no size', { ref: 'r', sha256: digest }),
+  bad('contentUploadReceipt', 'negative size', { ref: 'r', size: -1, sha256: digest }),
+  bad('contentUploadReceipt', 'fractional size', { ref: 'r', size: 1.5, sha256: digest }),
+  bad('contentUploadReceipt', 'size as a string', { ref: 'r', size: '14', sha256: digest }),
+  bad('contentUploadReceipt', 'no sha256', { ref: 'r', size: 0 }),
+  bad('contentUploadReceipt', 'uppercase sha256', { ref: 'r', size: 0, sha256: digest.toUpperCase() }),
+  bad('contentUploadReceipt', 'sha256 one digit short', { ref: 'r', size: 0, sha256: digest.slice(1) }),
+  bad('contentUploadReceipt', 'extra member', { ref: 'r', size: 0, sha256: digest, status: 201 }),
+  bad('contentUploadReceipt', 'array', [{ ref: 'r', size: 0, sha256: digest }]),
+  bad('contentUploadReceipt', 'null', null),
+
+  bad('interceptResponse', 'ask with a reason (LIFECYCLE-RULES §11)', response([{ type: 'ask', reason: 'confirm first' }])),
+);
+
 // ---------------------------------------------------------------------------------------------------
 
 function verdictOf(dir: string, c: Case): { valid: boolean; errors: string[] } {
@@ -409,7 +462,7 @@ function describeFailure(label: string, c: Case, errors: string[]): string {
 test('the corpus covers every entry point with both verdicts', () => {
   const entries = new Set(corpus.map((c) => c.entry));
   expect([...entries].sort()).toEqual(
-    ['capabilities', 'capabilitiesRequest', 'capabilitiesResponse', 'effect', 'interceptRequest', 'interceptResponse', 'jsonRpcMessage'].sort(),
+    (Object.keys(ENTRY_POINT_FILES) as EntryPoint[]).sort(),
   );
   for (const entry of entries) {
     expect(corpus.some((c) => c.entry === entry && c.valid), `${entry} has a valid case`).toBe(true);

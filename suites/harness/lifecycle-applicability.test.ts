@@ -1,0 +1,65 @@
+// Transport applicability (LIFECYCLE-RULES §8): rows without `transports` run on both; excluded rows
+// are listed with their own reason or "scenario requires <t> transport". The protocol's lifecycle
+// file runs 28 rows over HTTP and 27 over stdio.
+
+import { describe, expect, test } from 'vitest';
+
+import { inapplicabilityReason, splitByTransport } from '../../harness/lifecycle/applicability.ts';
+import { loadLifecycleScenarioFileSync } from '../../harness/lifecycle/load-lifecycle-scenarios.ts';
+import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
+import { sampleLifecycleFile } from './support/lifecycle-rows.ts';
+
+describe('inapplicabilityReason', () => {
+  test('no transports: runs on both', () => {
+    expect(inapplicabilityReason({ id: 'r' }, 'http')).toBeUndefined();
+    expect(inapplicabilityReason({ id: 'r' }, 'stdio')).toBeUndefined();
+  });
+
+  test('a listed transport runs; another is excluded with the row’s own reason', () => {
+    const row = { id: 'r', transports: ['http' as const], inapplicableReason: 'needs two outstanding requests' };
+    expect(inapplicabilityReason(row, 'http')).toBeUndefined();
+    expect(inapplicabilityReason(row, 'stdio')).toBe('needs two outstanding requests');
+  });
+
+  test('without a reason, the default names the required transports', () => {
+    expect(inapplicabilityReason({ id: 'r', transports: ['stdio'] }, 'http')).toBe('scenario requires stdio transport');
+  });
+});
+
+describe('splitByTransport', () => {
+  test('keeps file order and lists excluded rows as inapplicable results', () => {
+    const rows = sampleLifecycleFile().scenarios;
+    const http = splitByTransport(rows, 'http');
+    expect(http.applicable.map((r) => r.id)).toEqual(['held-publish', 'uploads', 'two-pending', 'chain-deny']);
+    expect(http.inapplicable).toEqual([{ id: 'stdio-stray', status: 'inapplicable', transport: 'http', reason: 'scenario requires stdio transport' }]);
+    const stdio = splitByTransport(rows, 'stdio');
+    expect(stdio.applicable.map((r) => r.id)).toEqual(['held-publish', 'uploads', 'stdio-stray', 'chain-deny']);
+    expect(stdio.inapplicable).toEqual([{ id: 'two-pending', status: 'inapplicable', transport: 'stdio', reason: 'two outstanding requests need HTTP' }]);
+    expect(http.applicable[0]).toBe(rows[0]);
+  });
+});
+
+const canonical = canonicalInteropFile('lifecycle-scenarios.json');
+
+describe.skipIf(canonical === undefined)(
+  canonical ? 'the canonical lifecycle file' : `the canonical lifecycle file (SKIPPED: not found in ${canonicalInteropCandidate()})`,
+  () => {
+    const rows = canonical ? loadLifecycleScenarioFileSync(canonical).scenarios : [];
+
+    test('HTTP runs 28 rows: all but the two stdio-only ones', () => {
+      const { applicable, inapplicable } = splitByTransport(rows, 'http');
+      expect(applicable).toHaveLength(28);
+      expect(inapplicable).toEqual([
+        { id: 'stdio-unsolicited-old-before-live', status: 'inapplicable', transport: 'http', reason: 'scenario requires stdio transport' },
+        { id: 'stdio-unknown-before-live', status: 'inapplicable', transport: 'http', reason: 'scenario requires stdio transport' },
+      ]);
+    });
+
+    test('stdio runs 27 rows: not the three needing two outstanding intercepts, whose reason cites stdio', () => {
+      const { applicable, inapplicable } = splitByTransport(rows, 'stdio');
+      expect(applicable).toHaveLength(27);
+      expect(inapplicable.map((r) => r.id)).toEqual(['late-old-while-next-pending', 'request-specific-acceptance', 'two-staged-reverse-acceptance']);
+      for (const row of inapplicable) expect(row.reason).toMatch(/one outstanding intercept request per persistent backend/);
+    });
+  },
+);
