@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, SELFTEST_SCENARIO_IDS, startVitestChild, type ChildConfig, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
 import { killRecorded, recordedPids, survivorsAfter, waitForRoles } from './support/recorded-pids.ts';
-import { groupRows } from './support/vitest-json-report.ts';
+import { expectGroup } from './support/expect-group.ts';
 
 // Generous enough for a loaded 2-core CI machine (reference processes start through tsx); the
 // hanging cases take runMs, so it stays well below the child timeout.
@@ -57,38 +57,6 @@ function brokenRun(role: 'server' | 'client', names: string[], transports: Child
     if (run.dirs) removeChildRun(run.dirs);
   });
   return run;
-}
-
-type Expectation =
-  | { kind: 'pass' }
-  /** Every row fails, and every failure message contains (or matches) every needle. */
-  | { kind: 'fail-all'; needles: Needle[] }
-  /** Exactly `failing` fail (each containing its needles); every other row passes. */
-  | { kind: 'fail-some'; failing: Record<string, Needle[]> };
-
-type Needle = string | RegExp;
-
-function expectGroup(run: CompletedRun, group: string, expectation: Expectation): void {
-  expect(run.rows.length, `the child wrote no JSON report rows; its output:\n${run.output.slice(-4000)}`).toBeGreaterThan(0);
-  const rows = groupRows(run.rows, group);
-  expect(rows.map((row) => row.title), `rows of ${group}`).toEqual([...SELFTEST_SCENARIO_IDS]);
-  for (const row of rows) {
-    const message = row.failureMessages.join('\n');
-    const failing =
-      expectation.kind === 'fail-all' ? expectation.needles : expectation.kind === 'fail-some' ? expectation.failing[row.title] : undefined;
-    if (failing === undefined) {
-      expect(row.status, `${row.fullName} should pass; it failed with:\n${message}`).toBe('passed');
-      continue;
-    }
-    expect(row.status, `${row.fullName} should fail`).toBe('failed');
-    for (const needle of failing) {
-      if (typeof needle === 'string') {
-        expect(message, `${row.fullName}: the failure message should contain ${JSON.stringify(needle)}`).toContain(needle);
-      } else {
-        expect(message, `${row.fullName}: the failure message should match ${String(needle)}`).toMatch(needle);
-      }
-    }
-  }
 }
 
 function expectClean(run: CompletedRun, roles: string[]): void {
@@ -218,7 +186,8 @@ describe('broken clients (one core run: each paired with the reference server ov
   test('a client that reports passed without contacting the server fails every row on the receipts', () => {
     expectGroup(run, 'reference→client-no-contact http/none', {
       kind: 'fail-all',
-      needles: ['[receipts/count]', 'the server received the exact request of', '0 time(s), expected exactly once'],
+      // The harness proxy saw the client send nothing, so the fault is the client's, row by row.
+      needles: ['[receipts/count]', 'client fault: client "client-no-contact" sent no request for', 'the exact canonical request never went on the wire'],
     });
   });
 
@@ -227,10 +196,10 @@ describe('broken clients (one core run: each paired with the reference server ov
     expectGroup(run, 'reference→client-rejects-all http/none', {
       kind: 'fail-some',
       failing: {
-        'permission.allow': ['actual result differs from expected', 'decision: expected "allow" but the key is missing'],
-        'permission.deny-discards-candidate': ['actual result differs from expected', 'decision: expected "deny" but the key is missing'],
-        'return.structured-value': ['actual result differs from expected', 'decision: expected "allow" but the key is missing'],
-        'permission.ask-stays-pending': ['actual result differs from expected', 'decision: expected "ask" but the key is missing'],
+        'permission.allow': ['client fault: client "client-rejects-all" reported an actual result that differs from expected', 'decision: expected "allow" but the key is missing'],
+        'permission.deny-discards-candidate': ['client fault: client "client-rejects-all" reported an actual result that differs from expected', 'decision: expected "deny" but the key is missing'],
+        'return.structured-value': ['client fault: client "client-rejects-all" reported an actual result that differs from expected', 'decision: expected "allow" but the key is missing'],
+        'permission.ask-stays-pending': ['client fault: client "client-rejects-all" reported an actual result that differs from expected', 'decision: expected "ask" but the key is missing'],
       },
     });
   });
