@@ -244,13 +244,20 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
     fail('run', 'signal', `${who}: the client was killed by ${exit.signal}; see ${files.clientLog}`);
   }
 
-  // ----- report -------------------------------------------------------------------------------------
-  const report = readJsonFile(files.reportFile, (kind, message) => fail('report', kind, `${who}: ${message}; see ${files.clientLog}`), 'report');
-
-  // ----- receipts (and, over stdio, the forwarded responses) ---------------------------------------------
+  // ----- stdio evidence: every server process the client started (failures before the report's) -------
   let receipts: unknown[] | undefined;
   let responses: unknown[] | undefined;
   let sent: unknown[] | undefined;
+  if (transport === 'stdio') {
+    const evidence = readStdioEvidence(files.instancesDir, spec.server.name, `${files.relayLog} and ${files.serverLog}`);
+    failures.push(...evidence.failures);
+    ({ receipts, responses, sent } = evidence);
+  }
+
+  // ----- report -------------------------------------------------------------------------------------
+  const report = readJsonFile(files.reportFile, (kind, message) => fail('report', kind, `${who}: ${message}; see ${files.clientLog}`), 'report');
+
+  // ----- HTTP receipts and the proxy's record ------------------------------------------------------------
   if (transport === 'http') {
     const handle = spec.httpServer!;
     try {
@@ -266,12 +273,6 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
       fail('receipts', 'after', `${(error as Error).message} (after the run); see the server log ${handle.logFile}`);
     }
     if (proxy) ({ responses, sent } = proxyEvidence(proxy.exchanges()));
-  } else {
-    const evidence = readStdioEvidence(files.instancesDir, spec.server.name, `${files.relayLog} and ${files.serverLog}`);
-    failures.push(...evidence.failures);
-    receipts = evidence.receipts;
-    responses = evidence.responses;
-    sent = evidence.sent;
   }
 
   return outcome({ report, receipts, exitCode: exit.code, signal: exit.signal, timedOut, ...(responses === undefined ? {} : { responses }), ...(sent === undefined ? {} : { sent }), ...(evidenceNote === undefined ? {} : { evidenceNote }) });

@@ -446,15 +446,6 @@ process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') void clientClosed('the client closed our stdout');
 });
 
-function isResponseLine(buffer) {
-  try {
-    const value = JSON.parse(buffer.toString('utf8'));
-    return Boolean(value && typeof value === 'object' && !Array.isArray(value) && 'id' in value && !('method' in value));
-  } catch {
-    return true; // a garbled line takes the place of the pending request's response
-  }
-}
-
 async function pump() {
   let rest = Buffer.alloc(0);
   for await (const chunk of server.stdout) {
@@ -463,7 +454,9 @@ async function pump() {
     while ((newline = rest.indexOf(0x0a)) >= 0) {
       const line = rest.subarray(0, newline + 1);
       rest = rest.subarray(newline + 1);
-      const request = isResponseLine(line.subarray(0, newline)) ? pendingRequests.shift() : undefined;
+      // Every line answers the oldest pending request: a scripted response may lack its id, carry a
+      // wrong one or even a `method` member, and a server may only ever write responses in core.
+      const request = pendingRequests.shift();
       if (request?.method === 'hooks/intercept') await snapshot(`before the response to ${JSON.stringify(request.id)}`, controlTimeoutMs);
       recordResponse(line, request);
       await forward(line);

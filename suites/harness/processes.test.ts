@@ -458,7 +458,7 @@ describe('runClient', () => {
     );
     expect(outcome.exitCode).toBe(1);
     expect(outcome.failures.map((f) => `${f.stage}/${f.kind}`)).toEqual(['spawn/ENOENT', 'report/missing']);
-    expect(outcome.failures[0]!.message).toMatch(/^spawn: server "process-server-missing-command": the stdio relay could not start its command \(ENOENT\); see .*relay\.log$/);
+    expect(outcome.failures[0]!.message).toMatch(/^spawn: server "process-server-missing-command": the stdio relay could not start its command \(ENOENT\); see .*relay\.log and .*server\.log$/);
   });
 
   test('stdio: through the relay, receipts come from its snapshot and nothing is left running', async () => {
@@ -475,11 +475,11 @@ describe('runClient', () => {
       expect(JSON.parse(readFileSync(path.join(runDir, name), 'utf8')), name).toMatchObject({ schemaDir: tmp });
     }
     // The relay recorded each forwarded response with the request it answered.
-    expect(outcome.responses).toEqual(scenarios.map((s) => ({ requestId: s.id, method: 'hooks/intercept', response: s.response })));
+    expect(outcome.responses).toEqual(scenarios.map((s) => ({ requestId: s.id, method: 'hooks/intercept', response: s.response, instance: 1 })));
+    // ... and every message the client sent.
+    expect(outcome.sent).toEqual(scenarios.map((s) => s.request));
     expect(outcome.logFiles).toHaveLength(3);
-    const pids = JSON.parse(readFileSync(path.join(path.dirname(outcome.logFiles[0]!), 'relay-pids.json'), 'utf8')) as {
-      serverPid: number;
-    };
+    const pids = instanceStatus(outcome.logFiles[0]!);
     expect(groupAlive(pids.serverPid)).toBe(false);
   });
 
@@ -493,10 +493,7 @@ describe('runClient', () => {
     );
     expect(outcome.timedOut).toBe(true);
     expect(outcome.failures.map((f) => f.stage)).toEqual(expect.arrayContaining(['run', 'report']));
-    const pids = JSON.parse(readFileSync(path.join(path.dirname(outcome.logFiles[0]!), 'relay-pids.json'), 'utf8')) as {
-      serverPid: number;
-      relayPid: number;
-    };
+    const pids = instanceStatus(outcome.logFiles[0]!);
     expect(await waitGroupGone(pids.serverPid, 2000)).toBe(true);
     // Processes reparented to init are reaped by it (slowly in some containers): bounded wait.
     expect(await waitPidGone(pids.relayPid, 5000)).toBe(true);
@@ -544,6 +541,11 @@ describe('withServerLock', () => {
 afterAll(async () => {
   await stopAll(200);
 });
+
+/** The stdio relay's record of the first server process of a run (its run dir holds the client log). */
+function instanceStatus(clientLog: string): { serverPid: number; relayPid: number } {
+  return JSON.parse(readFileSync(path.join(path.dirname(clientLog), 'server-instances', '0001', 'status.json'), 'utf8')) as { serverPid: number; relayPid: number };
+}
 
 beforeAll(() => {
   // Guard: the fixtures must exist where the tests expect them.
