@@ -129,6 +129,12 @@ describe.skipIf(CANONICAL_ROWS === undefined)(CANONICAL_ROWS ? '§7.8 chains' : 
       expectOnRow(verify(c), CONTINUE, 'chain receipt differs from exact wire notification');
     });
 
+    test('an observed receipt with a key beyond {kind,eventId,event,message}', () => {
+      const c = http();
+      entryAt(c.entries, 'observed', { eventId: CONTINUE }).subscription = 'audit';
+      expectOnRow(verify(c), CONTINUE, 'chain receipt differs from exact wire notification');
+    });
+
     test('non-serial replies', () => {
       const c = http();
       moveBefore(c.entries, entryIndex(c.entries, 'received', { id: CONTINUE }, 1), entryIndex(c.entries, 'replied', { id: CONTINUE }, 0));

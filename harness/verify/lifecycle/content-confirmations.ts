@@ -6,11 +6,12 @@
 // results (where the core TypeScript client puts them).
 
 import { isJsonObject, jsonEqual } from '../../protocol/json.ts';
+import { describeValue } from '../../protocol/json-text.ts';
 import type { ProtocolValidators } from '../../protocol/validator-types.ts';
 import type { EntryOwners } from './entry-owners.ts';
 import type { Findings } from './findings.ts';
 import { LABEL } from './labels.ts';
-import { describeEntries, describeEntry, describeValue, eventOf, type LogEntry } from './receipt-log.ts';
+import { describeEntries, describeEntry, eventOf, type LogEntry } from './receipt-log.ts';
 
 export type DeliveryMethod = 'hooks/intercept' | 'hooks/observe';
 

@@ -11,7 +11,7 @@ import { anyBefore, describeEntries, describeEntry, entriesOf, idKey, refsWithou
 import type { RowPlan } from './row-plan.ts';
 
 /** The row whose old reply must race its next pending request (§7.7 (31)). */
-export const LATE_OLD_ROW = 'late-old-while-next-pending';
+const LATE_OLD_ROW = 'late-old-while-next-pending';
 
 export function checkOrder(plans: readonly RowPlan[], entries: readonly LogEntry[], owners: EntryOwners, findings: Findings): void {
   checkMarkPrerequisites(entries, owners, findings);

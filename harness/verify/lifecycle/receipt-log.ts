@@ -3,6 +3,7 @@
 // small readers every check shares (JSON-RPC id keys, a message's event id and body references).
 
 import { isJsonObject, type JsonObject } from '../../protocol/json.ts';
+import { describeValue } from '../../protocol/json-text.ts';
 
 export interface LogEntry {
   /** Position in the receipt log's `entries`. */
@@ -27,13 +28,6 @@ export function readReceiptLog(receipts: unknown): { entries: LogEntry[] } | { p
     read.push({ index, kind: typeof entry.kind === 'string' ? entry.kind : undefined, entry });
   }
   return { entries: read };
-}
-
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'missing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
 }
 
 /**

@@ -3,11 +3,11 @@
 // `expected`. The client's `status` can only fail a row here, never pass one.
 
 import { isJsonObject, jsonEqual, type JsonObject } from '../../protocol/json.ts';
+import { describeValue } from '../../protocol/json-text.ts';
 import { jsonDiff } from '../../protocol/json-diff.ts';
 import type { LifecycleScenario } from '../../lifecycle/scenario-types.ts';
 import type { Findings } from './findings.ts';
 import { LABEL, chainMismatchLabel, localMismatchLabel } from './labels.ts';
-import { describeValue } from './receipt-log.ts';
 
 /** A result object and its position in `report.results`. */
 export interface IndexedResult {

@@ -93,7 +93,3 @@ export function planRow(row: StepScenario): RowPlan {
   return plan;
 }
 
-/** The id of `requests[key]` as a map key. */
-export function requestKey(plan: RowPlan, key: string): string | undefined {
-  return idKey(plan.requestIds.get(key));
-}

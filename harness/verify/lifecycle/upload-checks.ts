@@ -8,10 +8,11 @@
 // 400 for a bad size or digest), not LIFECYCLE.md's 403/409; and a receipt records the size and
 // digest the client *declared* (Content-Length, AHP-Content-SHA256), which is what is compared.
 
+import { describeValue } from '../../protocol/json-text.ts';
 import type { UploadStep } from '../../lifecycle/scenario-types.ts';
 import type { Findings } from './findings.ts';
 import { LABEL } from './labels.ts';
-import { describeEntry, describeValue, type LogEntry } from './receipt-log.ts';
+import { describeEntry, type LogEntry } from './receipt-log.ts';
 import type { RowPlan } from './row-plan.ts';
 
 /** What the receiver said a ref's bytes are, and the alias it was first bound for. */

@@ -17,6 +17,9 @@ import { LABEL } from './labels.ts';
 import { CHAIN_RESULT_LABELS, checkResults, type IndexedResult } from './report-checks.ts';
 import { describeEntries, describeEntry, eventOf, idKey, type LogEntry } from './receipt-log.ts';
 
+/** §6: an `observed` receipt has exactly these keys. */
+const OBSERVED_KEYS = ['event', 'eventId', 'kind', 'message'];
+
 export const CHAIN_RECEIPT_KINDS: readonly string[] = ['received', 'replied', 'cancelled', 'chain-settled', 'observed', 'observer-blocked'];
 
 /** The key §7.0 and §7.8 split entries by: `id`, else `eventId`. */
@@ -155,8 +158,9 @@ function checkObservations(row: ChainScenario, observed: readonly LogEntry[], va
   }
   for (const e of observed) {
     const event = eventOf(e.entry.message);
-    if (event === undefined || e.entry.eventId !== event.id || !jsonEqual(e.entry.event, event)) {
-      findings.row(row.id, LABEL.chainReceiptWire, 'server', `${describeEntry(e)}: eventId/event differ from its message's params.event`);
+    const keys = Object.keys(e.entry).sort();
+    if (event === undefined || e.entry.eventId !== event.id || !jsonEqual(e.entry.event, event) || !jsonEqual(keys, OBSERVED_KEYS)) {
+      findings.row(row.id, LABEL.chainReceiptWire, 'server', `${describeEntry(e)}: eventId/event differ from its message's params.event, or its keys ${JSON.stringify(keys)} are not exactly ${JSON.stringify(OBSERVED_KEYS)}`);
     }
     const schema = isJsonObject(e.entry.message) ? validators.observeNotification(e.entry.message) : { valid: false, errors: ['no message object'] };
     if (!schema.valid) findings.row(row.id, LABEL.chainObservation, 'client or server', `${describeEntry(e)} message fails the observe notification schema: ${schema.errors.join('; ')}`);

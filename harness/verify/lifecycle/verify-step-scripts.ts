@@ -5,6 +5,7 @@
 
 import type { Transport } from '../../config/define-config.ts';
 import { isJsonObject, type JsonObject } from '../../protocol/json.ts';
+import { describeValue } from '../../protocol/json-text.ts';
 import type { ProtocolValidators } from '../../protocol/validator-types.ts';
 import { deriveContentSources } from '../../lifecycle/content-sources.ts';
 import { RECEIPT_KINDS, isChainScenario, type LifecycleScenario, type StepScenario } from '../../lifecycle/scenario-types.ts';
@@ -16,7 +17,7 @@ import { LABEL } from './labels.ts';
 import { checkMultiplicity } from './multiplicity-checks.ts';
 import { checkObservations } from './observation-checks.ts';
 import { checkOrder } from './order-checks.ts';
-import { describeEntry, describeValue, type LogEntry } from './receipt-log.ts';
+import { describeEntry, type LogEntry } from './receipt-log.ts';
 import { STEP_RESULT_LABELS, checkResults, type ReportShape } from './report-checks.ts';
 import { checkRequests } from './request-checks.ts';
 import { planRow } from './row-plan.ts';
