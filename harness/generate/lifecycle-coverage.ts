@@ -4,7 +4,7 @@
 // A tag without a passing witness, or an item no row is tagged with, fails the generator.
 
 import { decodeStrictBase64 } from '../lifecycle/content-sources.ts';
-import type { ChainSimulation } from '../lifecycle/simulate-chain.ts';
+import type { ChainSimulation, ChainTraceEvent } from '../lifecycle/simulate-chain.ts';
 import type { StepSimulation, StepTraceEvent } from '../lifecycle/simulate-step-script.ts';
 import type { ChainScenario, StepScenario } from '../lifecycle/scenario-types.ts';
 import { UNAUTHORIZED_UPLOAD_TOKEN_ENV } from '../lifecycle/upload-receiver-model.ts';
@@ -95,8 +95,20 @@ function observedWith(evidence: RowEvidence, predicate: (state: NonNullable<Retu
   });
 }
 
-function chainOf(evidence: RowEvidence): ChainSimulation | undefined {
-  return evidence.kind === 'chain' ? evidence.simulation : undefined;
+/** A witness for chain rows: `holds` over the simulated chain, `lacking` when it does not. */
+function chainWitness(lacking: string, holds: (chain: ChainSimulation, evidence: RowEvidence) => boolean): CoverageItem['witness'] {
+  return (evidence) => (evidence.kind !== 'chain' ? 'not a chain row' : unless(holds(evidence.simulation, evidence), lacking));
+}
+
+type ChainCall = Extract<ChainTraceEvent, { kind: 'called' }>;
+
+/** Whether some call and the call right after it satisfy `test`. */
+function someConsecutiveCalls(chain: ChainSimulation, test: (call: ChainCall, next: ChainCall) => boolean): boolean {
+  const calls = chain.trace.filter((t): t is ChainCall => t.kind === 'called');
+  return calls.some((call, k) => {
+    const next = calls[k + 1];
+    return next !== undefined && test(call, next);
+  });
 }
 
 function downgraded(chain: ChainSimulation): number {
@@ -391,116 +403,88 @@ export const LIFECYCLE_COVERAGE: readonly CoverageItem[] = [
     tag: 'chain-deny',
     source: R,
     text: 'chain: modify+deny short-circuits; remaining interceptors downgraded; the explicit observer sees the settled input',
-    witness: (e) => {
-      const chain = chainOf(e);
-      return unless(chain?.settlement === 'deny' && downgraded(chain) > 0 && explicitObservers(chain) > 0, 'no deny-settled chain with downgrades and an explicit observer');
-    },
+    witness: chainWitness('no deny-settled chain with downgrades and an explicit observer', (c) => c.settlement === 'deny' && downgraded(c) > 0 && explicitObservers(c) > 0),
   },
   {
     tag: 'chain-stop',
     source: R,
     text: 'chain: flow stop short-circuits the same way',
-    witness: (e) => {
-      const chain = chainOf(e);
-      return unless(chain?.settlement === 'stop' && downgraded(chain) > 0, 'no stop-settled chain with downgrades');
-    },
+    witness: chainWitness('no stop-settled chain with downgrades', (c) => c.settlement === 'stop' && downgraded(c) > 0),
   },
   {
     tag: 'chain-deny-stop',
     source: R,
     text: 'chain: deny and stop together, with no invented precedence',
-    witness: (e) => unless(chainOf(e)?.settlement === 'deny-and-stop', 'no chain settled by deny and stop together'),
+    witness: chainWitness('no chain settled by deny and stop together', (c) => c.settlement === 'deny-and-stop'),
   },
   {
     tag: 'chain-no-explicit-observer',
     source: R,
     text: 'chain: downgrades only; the called interceptor gets no second copy',
-    witness: (e) => {
-      const chain = chainOf(e);
-      const ok = chain !== undefined && explicitObservers(chain) === 0 && downgraded(chain) > 0 && chain.expected.called.every((id) => !chain.expected.observations.includes(id));
-      return unless(ok, 'no chain with downgrades only and no observation for a called interceptor');
-    },
+    witness: chainWitness(
+      'no chain with downgrades only and no observation for a called interceptor',
+      (c) => explicitObservers(c) === 0 && downgraded(c) > 0 && c.expected.called.every((id) => !c.expected.observations.includes(id)),
+    ),
   },
   {
     tag: 'chain-fail-open',
     source: R,
     text: 'chain: an invalid reply is skipped under fail-open; the next call gets the unchanged input and permission',
-    witness: (e) => {
-      const chain = chainOf(e);
-      if (chain === undefined) return 'not a chain';
-      const calls = chain.trace.filter((t) => t.kind === 'called');
-      const ok = calls.some((c, k) => {
-        const next = calls[k + 1];
-        return (
-          c.outcome === 'failed' &&
-          c.subscription.failurePolicy === 'fail-open' &&
-          next !== undefined &&
-          jsonEqual(next.request.params.event.tool?.input, c.request.params.event.tool?.input) &&
-          next.request.params.state?.permission === c.request.params.state?.permission
-        );
-      });
-      return unless(ok, 'no fail-open failure followed by a call with the same input and permission');
-    },
+    witness: chainWitness('no fail-open failure followed by a call with the same input and permission', (c) =>
+      someConsecutiveCalls(
+        c,
+        (call, next) =>
+          call.outcome === 'failed' &&
+          call.subscription.failurePolicy === 'fail-open' &&
+          jsonEqual(next.request.params.event.tool?.input, call.request.params.event.tool?.input) &&
+          next.request.params.state?.permission === call.request.params.state?.permission,
+      ),
+    ),
   },
   {
     tag: 'chain-fail-closed',
     source: R,
     text: 'chain: an invalid reply under fail-closed ends the chain with the input accepted so far',
-    witness: (e) => {
-      const chain = chainOf(e);
-      return unless(chain?.settlement === 'fail-closed' && downgraded(chain) > 0, 'no fail-closed chain with downgrades');
-    },
+    witness: chainWitness('no fail-closed chain with downgrades', (c) => c.settlement === 'fail-closed' && downgraded(c) > 0),
   },
   {
     tag: 'chain-interrupt',
     source: R,
     text: 'chain: interruption settles before the pending reply; no observers',
-    witness: (e) => {
-      const chain = chainOf(e);
-      return unless(chain?.settlement === 'interrupted' && chain.expected.observations.length === 0, 'no interrupted chain without observations');
-    },
+    witness: chainWitness('no interrupted chain without observations', (c) => c.settlement === 'interrupted' && c.expected.observations.length === 0),
   },
   {
     tag: 'chain-continue',
     source: R,
     text: 'chain: three or more serial calls carry the accepted input, an omit view and the allow permission',
-    witness: (e) => {
-      const chain = chainOf(e);
-      if (chain === undefined) return 'not a chain';
-      const requests = chain.proof.requests;
+    witness: chainWitness('no chain of three or more accepted calls carrying changed input, an omit view and allow', (c, e) => {
+      const requests = c.proof.requests;
       const original = originalInput(e, String(e.row.requests.a?.id));
-      const ok =
+      return (
         requests.length >= 3 &&
-        chain.expected.failures.length === 0 &&
+        c.expected.failures.length === 0 &&
         requests.slice(1).some((r) => !jsonEqual(r.params.event.tool?.input, original)) &&
         requests.some((r) => Array.isArray(r.params.event.items) && r.params.event.items.length === 0) &&
-        requests.slice(1).some((r) => r.params.state?.permission === 'allow');
-      return unless(ok, 'no chain of three or more accepted calls carrying changed input, an omit view and allow');
-    },
+        requests.slice(1).some((r) => r.params.state?.permission === 'allow')
+      );
+    }),
   },
   {
     tag: 'chain-ask-permission',
     source: I,
     text: 'chain: an ask is carried to later calls and a later allow does not lift it (§7.8 recomputation)',
-    witness: (e) => {
-      const chain = chainOf(e);
-      if (chain === undefined) return 'not a chain';
-      const calls = chain.trace.filter((t) => t.kind === 'called');
-      const ok = calls.some((c, k) => {
-        const next = calls[k + 1];
-        return c.request.params.state?.permission === 'ask' && effectKinds(c.response).includes('allow') && next?.request.params.state?.permission === 'ask';
-      });
-      return unless(ok, 'no call carrying ask that replies allow and is followed by a call still carrying ask');
-    },
+    witness: chainWitness('no call carrying ask that replies allow and is followed by a call still carrying ask', (c) =>
+      someConsecutiveCalls(
+        c,
+        (call, next) => call.request.params.state?.permission === 'ask' && effectKinds(call.response).includes('allow') && next.request.params.state?.permission === 'ask',
+      ),
+    ),
   },
   {
     tag: 'chain-native',
     source: R,
     text: 'chain: observe-only — no intercept, one observation',
-    witness: (e) => {
-      const chain = chainOf(e);
-      return unless(chain !== undefined && chain.expected.called.length === 0 && chain.expected.observations.length === 1, 'no observe-only chain');
-    },
+    witness: chainWitness('no observe-only chain', (c) => c.expected.called.length === 0 && c.expected.observations.length === 1),
   },
 ];
 

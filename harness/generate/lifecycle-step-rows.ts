@@ -14,6 +14,7 @@ import {
   attachmentMetadata,
   publish,
   requestIds,
+  script,
   sendAndStage,
   sha256,
   toolBeforeRequest,
@@ -69,24 +70,14 @@ function cancellationRows(): StepRowSpec[] {
       description: 'A cancel while the reply is still held wins: fail-open and accept after it publish nothing, and the late reply (modify, message, allow, return and inject) is ignored',
       tags: ['cancellation', 'cancel-before-reply', 'fail-open-after-cancel'],
       ...toolRows(heldId, { a: everyToolEffect('late edit') }),
-      steps: [
-        { op: 'send', key: 'a', slot: 'a' },
-        { op: 'wait', key: 'a', count: 1 },
-        { op: 'cancel', key: 'a' },
-        { op: 'failOpen', key: 'a' },
-        { op: 'accept', key: 'a' },
-        { op: 'release', key: 'a' },
-        { op: 'receive', slot: 'a' },
-        { op: 'accept', key: 'a' },
-        { op: 'failOpen', key: 'a' },
-      ],
+      steps: script('send a', 'wait a', 'cancel a', 'failOpen a', 'accept a', 'release a', 'receive a', 'accept a', 'failOpen a'),
     },
     {
       id: stagedId,
       description: 'A reply acquired and staged but not yet accepted is discarded by a cancel: its modify, message, allow, return and inject never publish, nor does a fail-open fallback',
       tags: ['cancellation', 'cancel-after-acquisition', 'discard-retained-effects', 'fail-open-after-cancel'],
       ...toolRows(stagedId, { a: everyToolEffect('staged edit') }),
-      steps: [...sendAndStage('a'), { op: 'cancel', key: 'a' }, { op: 'accept', key: 'a' }, { op: 'failOpen', key: 'a' }],
+      steps: script(sendAndStage('a'), 'cancel a', 'accept a', 'failOpen a'),
     },
     {
       id: finishId,
@@ -94,27 +85,17 @@ function cancellationRows(): StepRowSpec[] {
       tags: ['cancellation', 'cancel-after-acquisition', 'discard-retained-effects', 'fail-open-after-cancel'],
       requests: { a: turnFinishRequest(finishId, 'a') },
       responses: { a: respond(requestIds(finishId, 'a').rpc, [cont('check the plan once more'), message('one more pass')]) },
-      steps: [...sendAndStage('a'), { op: 'cancel', key: 'a' }, { op: 'failOpen', key: 'a' }, { op: 'accept', key: 'a' }],
+      steps: script(sendAndStage('a'), 'cancel a', 'failOpen a', 'accept a'),
     },
     {
       id: lateId,
       description: 'The reply of a cancelled request arrives while the next request is pending: it is ignored, an early accept of the next one is a no-op, and the next one publishes its own reply',
       tags: ['cancellation', 'late-old-reply', 'cancel-before-reply', 'fail-open-after-cancel'],
       ...toolRows(lateId, { a: approve('superseded edit', 'old reply'), b: [merge({ reviewer: 'second pass' }), message('next reply'), allow()] }),
-      steps: [
-        { op: 'send', key: 'a', slot: 'a' },
-        { op: 'wait', key: 'a', count: 1 },
-        { op: 'cancel', key: 'a' },
-        { op: 'send', key: 'b', slot: 'b' },
-        { op: 'wait', key: 'b', count: 1 },
-        { op: 'release', key: 'a' },
-        { op: 'receive', slot: 'a' },
-        { op: 'accept', key: 'b' },
-        { op: 'release', key: 'b' },
-        { op: 'receive', slot: 'b' },
-        { op: 'accept', key: 'b' },
-        { op: 'failOpen', key: 'a' },
-      ],
+      steps: script(
+        'send a', 'wait a', 'cancel a', 'send b', 'wait b', 'release a', 'receive a', 'accept b', 'release b', 'receive b', 'accept b',
+        'failOpen a',
+      ),
     },
   ];
 }
@@ -123,12 +104,7 @@ function duplicateRows(): StepRowSpec[] {
   const identicalId = 'duplicate.identical-replay-after-publication';
   const changedId = 'duplicate.changed-replay-after-publication';
   const firstId = 'duplicate.first-staged-reply-kept';
-  const replay: LifecycleStep[] = [
-    { op: 'send', key: 'a', slot: 'replay', bypassSDK: true },
-    { op: 'wait', key: 'a', count: 2 },
-    { op: 'receive', slot: 'replay' },
-    { op: 'accept', key: 'a' },
-  ];
+  const replay: LifecycleStep[] = script('replay a replay', 'wait a 2', 'receive replay', 'accept a');
   const changed = toolRows(changedId, { a: approve('reviewed draft', 'approved once') });
   const first = toolRows(firstId, { a: approve('reviewed draft', 'first reply') });
   const changedRpc = requestIds(changedId, 'a').rpc;
@@ -157,13 +133,7 @@ function duplicateRows(): StepRowSpec[] {
       responseSequences: {
         a: [first.responses.a!, respond(firstRpc, [replace({ ...PROPOSED_INPUT, text: 'duplicate must not replace' }), message('duplicate reply'), allow()])],
       },
-      steps: [
-        ...sendAndStage('a'),
-        { op: 'send', key: 'a', slot: 'replay', bypassSDK: true },
-        { op: 'wait', key: 'a', count: 2 },
-        { op: 'receive', slot: 'replay' },
-        { op: 'accept', key: 'a' },
-      ],
+      steps: script(sendAndStage('a'), 'replay a replay', 'wait a 2', 'receive replay', 'accept a'),
     },
   ];
 }
@@ -177,19 +147,9 @@ function acceptanceRows(): StepRowSpec[] {
       description: 'Accepting a request whose reply has not arrived is a no-op even though another reply just arrived; each request publishes its own reply',
       tags: ['acceptance', 'request-specific-acceptance'],
       ...toolRows(namedId, { a: approve('first edit', 'first request'), b: approve('second edit', 'second request') }),
-      steps: [
-        { op: 'send', key: 'a', slot: 'a' },
-        { op: 'wait', key: 'a', count: 1 },
-        { op: 'send', key: 'b', slot: 'b' },
-        { op: 'wait', key: 'b', count: 1 },
-        { op: 'release', key: 'a' },
-        { op: 'receive', slot: 'a' },
-        { op: 'accept', key: 'b' },
-        { op: 'accept', key: 'a' },
-        { op: 'release', key: 'b' },
-        { op: 'receive', slot: 'b' },
-        { op: 'accept', key: 'b' },
-      ],
+      steps: script(
+        'send a', 'wait a', 'send b', 'wait b', 'release a', 'receive a', 'accept b', 'accept a', 'release b', 'receive b', 'accept b',
+      ),
     },
     {
       id: reverseId,
@@ -199,18 +159,7 @@ function acceptanceRows(): StepRowSpec[] {
         a: approve('edited by the first reviewer', 'first payload'),
         b: [merge({ reviewer: 'second reviewer' }), message('second payload'), allow()],
       }),
-      steps: [
-        { op: 'send', key: 'a', slot: 'a' },
-        { op: 'wait', key: 'a', count: 1 },
-        { op: 'send', key: 'b', slot: 'b' },
-        { op: 'wait', key: 'b', count: 1 },
-        { op: 'release', key: 'b' },
-        { op: 'receive', slot: 'b' },
-        { op: 'release', key: 'a' },
-        { op: 'receive', slot: 'a' },
-        { op: 'accept', key: 'a' },
-        { op: 'accept', key: 'b' },
-      ],
+      steps: script('send a', 'wait a', 'send b', 'wait b', 'release b', 'receive b', 'release a', 'receive a', 'accept a', 'accept b'),
     },
   ];
 }
@@ -235,26 +184,20 @@ function observationRows(): StepRowSpec[] {
       description: 'After settlement, a body view and a metadata view of the same event carry its id and the settled input; an observer reply cannot reopen the decision',
       tags: ['observation', 'settled-observation-views', 'per-subscription-views', 'observer-effects-ignored', 'upload-before-observe-body'],
       ...toolRows(viewsId, { a: approve('reviewed draft', 'approved for observers') }),
-      steps: [
+      steps: script(
         uploadStep('views-diagram', diagram),
-        ...publish('a'),
+        publish('a'),
         { op: 'observe', key: 'a', subscription: 'body', items: [attachmentBody('diagram', 'views-diagram', 'image/png')] },
         { op: 'observe', key: 'a', subscription: 'metadata', items: [attachmentMetadata('diagram', diagram, 'image/png')] },
-        { op: 'accept', key: 'a' },
-      ],
+        'accept a',
+      ),
     },
     {
       id: interruptId,
       description: 'A cancel after publication takes effect but keeps the published state; later accept and fail-open are no-ops and the observation carries the settled input',
       tags: ['observation', 'interrupt-after-publication', 'fail-open-after-cancel'],
       ...toolRows(interruptId, { a: approve('reviewed draft', 'approved before the interrupt') }),
-      steps: [
-        ...publish('a'),
-        { op: 'cancel', key: 'a' },
-        { op: 'accept', key: 'a' },
-        { op: 'failOpen', key: 'a' },
-        { op: 'observe', key: 'a', subscription: 'metadata' },
-      ],
+      steps: script(publish('a'), 'cancel a', 'accept a', 'failOpen a', { op: 'observe', key: 'a', subscription: 'metadata' }),
     },
     {
       id: deniedId,
@@ -275,16 +218,10 @@ function observationRows(): StepRowSpec[] {
       description: 'A request cancelled while its reply is still held is observed right away with the proposed input; the reply released later is ignored',
       tags: ['observation', 'cancelled-boundary-observed', 'cancel-before-reply', 'fail-open-after-cancel'],
       ...toolRows(cancelledId, { a: everyToolEffect('edit after cancel') }),
-      steps: [
-        { op: 'send', key: 'a', slot: 'a' },
-        { op: 'wait', key: 'a', count: 1 },
-        { op: 'cancel', key: 'a' },
-        { op: 'observe', key: 'a', subscription: 'metadata' },
-        { op: 'release', key: 'a' },
-        { op: 'receive', slot: 'a' },
-        { op: 'accept', key: 'a' },
-        { op: 'failOpen', key: 'a' },
-      ],
+      steps: script(
+        'send a', 'wait a', 'cancel a', { op: 'observe', key: 'a', subscription: 'metadata' }, 'release a', 'receive a', 'accept a',
+        'failOpen a',
+      ),
     },
     {
       id: stoppedId,
@@ -433,29 +370,25 @@ function strayFrameRows(): StepRowSpec[] {
       description: 'A stray second reply for an already published request arrives while the next request is live: discarded without consuming the live slot',
       tags: ['stdio-frames', 'unsolicited-stale-frame'],
       ...stale,
-      steps: [
-        ...publish('a'),
-        { op: 'send', key: 'b', slot: 'b' },
-        { op: 'wait', key: 'b', count: 1 },
+      steps: script(
+        publish('a'),
+        'send b',
+        'wait b',
         { op: 'emit', response: respond(requestIds(staleId, 'a').rpc, [replace({ ...PROPOSED_INPUT, text: 'stale frame must not apply' }), allow()]) },
-        { op: 'release', key: 'b' },
-        { op: 'receive', slot: 'b' },
-        { op: 'accept', key: 'b' },
-      ],
+        'release b',
+        'receive b',
+        'accept b',
+      ),
     },
     {
       id: unknownId,
       description: 'A frame with an id no request ever had arrives while a request is live: discarded, and the live request publishes its own reply',
       tags: ['stdio-frames', 'unsolicited-unknown-frame'],
       ...toolRows(unknownId, { a: approve('reviewed draft', 'live reply') }),
-      steps: [
-        { op: 'send', key: 'a', slot: 'a' },
-        { op: 'wait', key: 'a', count: 1 },
-        { op: 'emit', response: respond(`${unknownId}:rpc-never-sent`, [deny('a frame nobody asked for')]) },
-        { op: 'release', key: 'a' },
-        { op: 'receive', slot: 'a' },
-        { op: 'accept', key: 'a' },
-      ],
+      steps: script(
+        'send a', 'wait a', { op: 'emit', response: respond(`${unknownId}:rpc-never-sent`, [deny('a frame nobody asked for')]) },
+        'release a', 'receive a', 'accept a',
+      ),
     },
   ];
 }

@@ -44,26 +44,27 @@ export interface ToolRequestOptions {
 export function toolBeforeRequest(rowId: string, key: string, options: ToolRequestOptions = {}): InterceptRequest {
   const ids = requestIds(rowId, key);
   const event: InterceptEvent = {
-    id: ids.event,
-    source: HOST_SOURCE,
-    type: 'tool.before',
-    time: HOST_TIME,
-    session: SESSION,
+    ...eventHeader(ids.event, 'tool.before'),
     call: { id: `${rowId}:call-${key}` },
     path: 'native',
     tool: { origin: 'native', name: 'files.write', kind: 'edit', input: options.input ?? PROPOSED_INPUT },
   };
   if (options.items !== undefined) event.items = options.items;
+  return interceptEnvelope(ids.rpc, event, options.capabilities ?? FULL_TOOL_CAPABILITIES);
+}
+
+/** Identity, origin and time every event of the synthetic host shares. */
+function eventHeader(id: string, type: string): InterceptEvent {
+  return { id, source: HOST_SOURCE, type, time: HOST_TIME, session: SESSION };
+}
+
+/** Every fixture request starts from no permission and no candidate. */
+function interceptEnvelope(rpc: string, event: InterceptEvent, capabilities: InterceptCapabilities): InterceptRequest {
   return {
     jsonrpc: '2.0',
-    id: ids.rpc,
+    id: rpc,
     method: 'hooks/intercept',
-    params: {
-      protocolVersion: 'draft',
-      event,
-      capabilities: options.capabilities ?? FULL_TOOL_CAPABILITIES,
-      state: { permission: 'none', candidate: null },
-    },
+    params: { protocolVersion: 'draft', event, capabilities, state: { permission: 'none', candidate: null } },
   };
 }
 
@@ -71,11 +72,7 @@ export function toolBeforeRequest(rowId: string, key: string, options: ToolReque
 export function turnFinishRequest(rowId: string, key: string): InterceptRequest {
   const ids = requestIds(rowId, key);
   const event: InterceptEvent = {
-    id: ids.event,
-    source: HOST_SOURCE,
-    type: 'turn.finish.before',
-    time: HOST_TIME,
-    session: SESSION,
+    ...eventHeader(ids.event, 'turn.finish.before'),
     turn: { id: `${rowId}:turn-${key}` },
     outcome: 'completed',
     continuationCount: 0,
@@ -87,20 +84,10 @@ export function turnFinishRequest(rowId: string, key: string): InterceptRequest 
       },
     ],
   };
-  return {
-    jsonrpc: '2.0',
-    id: ids.rpc,
-    method: 'hooks/intercept',
-    params: {
-      protocolVersion: 'draft',
-      event,
-      capabilities: {
-        effects: ['flow', 'message'],
-        flow: { operations: ['stop', 'continue'], remainingContinuations: 1, continuationCount: 0, maxContinuations: 1 },
-      },
-      state: { permission: 'none', candidate: null },
-    },
-  };
+  return interceptEnvelope(ids.rpc, event, {
+    effects: ['flow', 'message'],
+    flow: { operations: ['stop', 'continue'], remainingContinuations: 1, continuationCount: 0, maxContinuations: 1 },
+  });
 }
 
 // ----- content items -------------------------------------------------------------------------------
@@ -158,14 +145,47 @@ export function uploadStep(alias: string, bytes: Buffer, options: UploadOptions 
 
 // ----- step sequences ------------------------------------------------------------------------------
 
+/** A step in words (`send a`, `replay a again`, `wait a 2`, `receive a`, ...) that `script` parses. */
+export type StepWords = string;
+
+const KEYED_OPS = new Set(['release', 'cancel', 'accept', 'failOpen']);
+
+/** Parses one step in words; anything else is a programming error in a row, so it throws. */
+function parseStep(words: StepWords): LifecycleStep {
+  const [op, first, second, ...rest] = words.trim().split(/\s+/);
+  const wrong = (): never => {
+    throw new Error(`lifecycle step notation: cannot read ${JSON.stringify(words)}`);
+  };
+  if (first === undefined || rest.length > 0) return wrong();
+  switch (op) {
+    case 'send':
+      return { op: 'send', key: first, slot: second ?? first };
+    case 'replay':
+      // A raw duplicate attempt outside SDK dispatch; its reply still goes to the SDK.
+      return { op: 'send', key: first, slot: second ?? wrong(), bypassSDK: true };
+    case 'wait':
+      if (second !== undefined && !/^[1-9][0-9]*$/.test(second)) return wrong();
+      return { op: 'wait', key: first, count: second === undefined ? 1 : Number(second) };
+    case 'receive':
+      return second === undefined ? { op: 'receive', slot: first } : wrong();
+    default:
+      if (op === undefined || !KEYED_OPS.has(op) || second !== undefined) return wrong();
+      return { op, key: first } as LifecycleStep;
+  }
+}
+
+/**
+ * A step list from words and ready-made steps: `script('send a', 'wait a', 'cancel a', ...publish('b'),
+ * uploadStep(...))`. `send a` uses slot `a`; `replay a again` is a raw duplicate attempt in slot
+ * `again`; `wait a` waits for one attempt.
+ */
+export function script(...parts: Array<StepWords | LifecycleStep | LifecycleStep[]>): LifecycleStep[] {
+  return parts.flatMap((part) => (typeof part === 'string' ? [parseStep(part)] : Array.isArray(part) ? part : [part]));
+}
+
 /** Send request `key`, rendezvous with its receipt, release it and stage its reply (slot named after the key). */
 export function sendAndStage(key: string): LifecycleStep[] {
-  return [
-    { op: 'send', key, slot: key },
-    { op: 'wait', key, count: 1 },
-    { op: 'release', key },
-    { op: 'receive', slot: key },
-  ];
+  return script(`send ${key}`, `wait ${key}`, `release ${key}`, `receive ${key}`);
 }
 
 /** sendAndStage, then accept: an ordinary publication. */

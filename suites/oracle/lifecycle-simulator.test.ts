@@ -13,6 +13,7 @@ import {
   attachmentBody,
   publish,
   requestIds,
+  script,
   sendAndStage,
   sha256,
   textMetadata,
@@ -64,14 +65,7 @@ describe('cancel dominance', () => {
   test('a cancel while the reply is held: nothing publishes, the late reply is ignored, accept and failOpen are no-ops', () => {
     const result = run(
       stepRow(
-        [
-          { op: 'send', key: 'a', slot: 'a' },
-          { op: 'cancel', key: 'a' },
-          { op: 'failOpen', key: 'a' },
-          { op: 'release', key: 'a' },
-          { op: 'receive', slot: 'a' },
-          { op: 'accept', key: 'a' },
-        ],
+        script('send a', 'cancel a', 'failOpen a', 'release a', 'receive a', 'accept a'),
         { a: edit('late') },
       ),
     );
@@ -80,14 +74,14 @@ describe('cancel dominance', () => {
   });
 
   test('a cancel after staging discards the staged reply: not ignored, not published', () => {
-    const result = run(stepRow([...sendAndStage('a'), { op: 'cancel', key: 'a' }, { op: 'accept', key: 'a' }], { a: edit('staged') }));
+    const result = run(stepRow(script(sendAndStage('a'), 'cancel a', 'accept a'), { a: edit('staged') }));
     expect(result.expected.published).toEqual([]);
     expect(result.expected.ignored).toEqual([]);
     expect(result.trace.find((e) => e.kind === 'cancelled')).toMatchObject({ phase: 'staged', discarded: respond(rpc('a'), edit('staged')) });
   });
 
   test('a cancel after publication is recorded and keeps the published state', () => {
-    const result = run(stepRow([...publish('a'), { op: 'cancel', key: 'a' }, { op: 'accept', key: 'a' }, { op: 'observe', key: 'a', subscription: 'metadata' }], { a: edit('kept') }));
+    const result = run(stepRow(script(publish('a'), 'cancel a', 'accept a', { op: 'observe', key: 'a', subscription: 'metadata' }), { a: edit('kept') }));
     expect(result.expected.published).toEqual([rpc('a')]);
     expect(result.expected.cancelled).toEqual([rpc('a')]);
     expect(result.expected.states[rpc('a')]).toEqual({ decision: 'allow', executed: true, input: { ...PROPOSED_INPUT, text: 'kept' }, messages: ['kept'] });
@@ -95,7 +89,7 @@ describe('cancel dominance', () => {
   });
 
   test('a second cancel is not a second cancellation', () => {
-    const result = run(stepRow([{ op: 'send', key: 'a', slot: 'a' }, { op: 'cancel', key: 'a' }, { op: 'cancel', key: 'a' }], { a: edit('x') }));
+    const result = run(stepRow(script('send a', 'cancel a', 'cancel a'), { a: edit('x') }));
     expect(result.expected.cancelled).toEqual([rpc('a')]);
   });
 });
@@ -104,7 +98,7 @@ describe('first-response retention and acceptance by request id', () => {
   test('a duplicate reply with other effects while the first is staged is ignored; accept publishes the first', () => {
     const result = run(
       stepRow(
-        [...sendAndStage('a'), { op: 'send', key: 'a', slot: 'again', bypassSDK: true }, { op: 'receive', slot: 'again' }, { op: 'accept', key: 'a' }],
+        script(sendAndStage('a'), 'replay a again', 'receive again', 'accept a'),
         { a: edit('first') },
         { a: [edit('first'), [deny('second'), message('second')]] },
       ),
@@ -116,16 +110,7 @@ describe('first-response retention and acceptance by request id', () => {
   test('replies arriving in reverse order each publish their own payload, whatever the acceptance order', () => {
     const result = run(
       stepRow(
-        [
-          { op: 'send', key: 'a', slot: 'a' },
-          { op: 'send', key: 'b', slot: 'b' },
-          { op: 'release', key: 'b' },
-          { op: 'receive', slot: 'b' },
-          { op: 'release', key: 'a' },
-          { op: 'receive', slot: 'a' },
-          { op: 'accept', key: 'a' },
-          { op: 'accept', key: 'b' },
-        ],
+        script('send a', 'send b', 'release b', 'receive b', 'release a', 'receive a', 'accept a', 'accept b'),
         { a: edit('for a'), b: edit('for b') },
       ),
     );
@@ -138,13 +123,7 @@ describe('first-response retention and acceptance by request id', () => {
   test('accepting a request whose reply has not arrived is a no-op even when another reply is staged', () => {
     const result = run(
       stepRow(
-        [
-          { op: 'send', key: 'a', slot: 'a' },
-          { op: 'send', key: 'b', slot: 'b' },
-          { op: 'release', key: 'a' },
-          { op: 'receive', slot: 'a' },
-          { op: 'accept', key: 'b' },
-        ],
+        script('send a', 'send b', 'release a', 'receive a', 'accept b'),
         { a: edit('for a'), b: edit('for b') },
       ),
     );
@@ -198,15 +177,15 @@ describe('uploads: the receiver\'s rules and the alias table', () => {
 
 describe('scripts the simulator refuses instead of guessing', () => {
   test('a receive before the release would wait forever', () => {
-    expect(refusal(stepRow([{ op: 'send', key: 'a', slot: 'a' }, { op: 'receive', slot: 'a' }], { a: edit('x') })).where).toBe('steps[1]');
+    expect(refusal(stepRow(script('send a', 'receive a'), { a: edit('x') })).where).toBe('steps[1]');
   });
 
   test('an observation before settlement', () => {
-    expect(refusal(stepRow([{ op: 'send', key: 'a', slot: 'a' }, { op: 'observe', key: 'a', subscription: 'metadata' }], { a: edit('x') })).problem).toMatch(/before it is settled/);
+    expect(refusal(stepRow(script('send a', { op: 'observe', key: 'a', subscription: 'metadata' }), { a: edit('x') })).problem).toMatch(/before it is settled/);
   });
 
   test('a fail-open fallback that would publish (LIFECYCLE-RULES §13)', () => {
-    expect(refusal(stepRow([{ op: 'send', key: 'a', slot: 'a' }, { op: 'failOpen', key: 'a' }], { a: edit('x') })).problem).toMatch(/§13/);
+    expect(refusal(stepRow(script('send a', 'failOpen a'), { a: edit('x') })).problem).toMatch(/§13/);
   });
 
   test('staging a schema-invalid reply, accepting one the oracle rejects, or one whose result a state cannot express', () => {
@@ -216,7 +195,7 @@ describe('scripts the simulator refuses instead of guessing', () => {
   });
 
   test('a stray frame for an id whose reply is still awaited', () => {
-    expect(refusal(stepRow([{ op: 'send', key: 'a', slot: 'a' }, { op: 'emit', response: respond(rpc('a'), [allow()]) }], { a: edit('x') })).problem).toMatch(/live request would consume it/);
+    expect(refusal(stepRow(script('send a', { op: 'emit', response: respond(rpc('a'), [allow()]) }), { a: edit('x') })).problem).toMatch(/live request would consume it/);
   });
 });
 
