@@ -12,7 +12,7 @@
 // of items with bodies or gaps, and a call where the oracle's decision and §7.8's permission disagree.
 
 import { evaluate } from '../oracle/evaluate.ts';
-import { cloneJson, isJsonObject, type JsonObject } from '../protocol/json.ts';
+import { cloneJson, isJsonObject, jsonEqual, type JsonObject } from '../protocol/json.ts';
 import { PROTOCOL_VERSION, type InterceptRequest, type ObserveNotification, type PermissionState } from '../protocol/messages.ts';
 import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import type { ChainExpected, ChainProof, ChainScenario, ChainSubscription } from './scenario-types.ts';
@@ -111,10 +111,14 @@ export function simulateChain(row: ChainScenario, validators: Validators): Chain
   let settlement: ChainSettlement | undefined;
   let input: JsonObject = originalInput;
   let permission: PermissionState = base.params.state?.permission ?? 'none';
+  let allowOutlivedChange: number | undefined;
 
   row.chain.subscriptions.forEach((subscription, index) => {
     if (subscription.mode !== 'intercept' || settlement !== undefined) return;
     const where = `chain.subscriptions[${index}]`;
+    if (allowOutlivedChange !== undefined) {
+      fail(where, `follows a call (chain.subscriptions[${allowOutlivedChange}]) that changed the input under an allow: the spec would drop the allow, §7.8 keeps it`);
+    }
     const k = expected.called.length;
     const request = cloneJson(base);
     request.params.event = withView(subscription, input);
@@ -144,6 +148,10 @@ export function simulateChain(row: ChainScenario, validators: Validators): Chain
     if (decision !== verdict.result.decision) {
       fail(where, `§7.8's permission ${permission} and the oracle's decision ${verdict.result.decision} disagree for call ${k}; choose replies where they agree`);
     }
+    // The spec lets a changed input invalidate an earlier allow; §7.8's recomputation keeps it. Only a
+    // later call would carry the difference, so such a chain is refused rather than decided.
+    const changed = verdict.result.input !== undefined && !jsonEqual(verdict.result.input, input);
+    if (changed && request.params.state.permission === 'allow') allowOutlivedChange = index;
     input = verdict.result.input ?? input;
     trace.push({ kind: 'called', subscription, request, response, outcome: 'accepted' });
     const denies = types.includes('deny');

@@ -255,6 +255,11 @@ describe('chains: §7.8 permission recomputation', () => {
     expect(interrupted.expected).toEqual({ called: ['x'], failures: [], observations: [], input: PROPOSED_INPUT });
   });
 
+  test('a call after an input change under allow is refused: the spec drops the allow there, §7.8 keeps it', () => {
+    const row = chainRow([sub('x', 'intercept'), sub('y', 'intercept'), sub('z', 'intercept')], [[allow()], [merge({ changed: true })], []]);
+    expect(() => simulateChain(row, validators)).toThrow(/chain\.subscriptions\[2\].*changed the input under an allow/);
+  });
+
   test('fail-closed ends the chain; fail-open skips to the next call', () => {
     const closed = simulateChain(chainRow([sub('x', 'intercept', 'metadata', 'fail-closed'), sub('y', 'intercept')], [[ret(1)]]), validators);
     expect(closed.settlement).toBe('fail-closed');
