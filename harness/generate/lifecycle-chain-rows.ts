@@ -1,11 +1,12 @@
 // Our observation-chain rows, as intent only: the boundary request, the subscriptions and the reply
 // to each call. The generator simulates the chain for `expected` and `chainProof`.
 
+import { sha256Hex } from '../lifecycle/content-sources.ts';
 import type { JsonObject } from '../protocol/json.ts';
 import type { InterceptRequest } from '../protocol/messages.ts';
 import type { Chain, ChainSubscription } from '../lifecycle/scenario-types.ts';
 import { allow, ask, deny, inject, merge, message, replace, respond, ret, stop } from './effect-builders.ts';
-import { CHAIN_TOOL_CAPABILITIES, PROPOSED_INPUT, requestIds, sha256, textMetadata, toolBeforeRequest } from './lifecycle-wire.ts';
+import { CHAIN_TOOL_CAPABILITIES, PROPOSED_INPUT, requestIds, textMetadata, toolBeforeRequest } from './lifecycle-wire.ts';
 
 export interface ChainRowSpec {
   id: string;
@@ -41,7 +42,7 @@ function chainRequest(rowId: string): InterceptRequest {
     capabilities: CHAIN_TOOL_CAPABILITIES,
     items: [
       textMetadata(`${rowId}:brief`),
-      { id: `${rowId}:attachment`, kind: 'attachment', mediaType: 'application/pdf', selection: 'metadata', size: ATTACHED_BYTES.length, sha256: sha256(ATTACHED_BYTES) },
+      { id: `${rowId}:attachment`, kind: 'attachment', mediaType: 'application/pdf', selection: 'metadata', size: ATTACHED_BYTES.length, sha256: sha256Hex(ATTACHED_BYTES) },
     ],
   });
 }

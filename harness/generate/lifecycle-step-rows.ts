@@ -3,6 +3,7 @@
 // and derives the transports from what the script does. Tags name the coverage items a row proves
 // (lifecycle-coverage.ts), whose witnesses check the simulated trace really shows them.
 
+import { sha256Hex } from '../lifecycle/content-sources.ts';
 import type { JsonObject } from '../protocol/json.ts';
 import type { InterceptRequest } from '../protocol/messages.ts';
 import type { LifecycleStep } from '../lifecycle/scenario-types.ts';
@@ -16,7 +17,6 @@ import {
   requestIds,
   script,
   sendAndStage,
-  sha256,
   toolBeforeRequest,
   turnFinishRequest,
   uploadStep,
@@ -280,7 +280,7 @@ function uploadRows(): StepRowSpec[] {
       responses: { a: respond(requestIds(rejectId, 'a').rpc, approve('reviewed draft', 'probe accepted')) },
       steps: [
         uploadStep('probe-wrong-size', probe, { declaredSize: probe.length + 5 }),
-        uploadStep('probe-wrong-digest', probe, { declaredSha256: sha256(planV1) }),
+        uploadStep('probe-wrong-digest', probe, { declaredSha256: sha256Hex(planV1) }),
         uploadStep('probe-refused', probe, { subscription: 'metadata', unauthorized: true }),
         uploadStep('probe-accepted', probe),
         ...publish('a'),

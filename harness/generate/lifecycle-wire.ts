@@ -1,11 +1,10 @@
 // The wire pieces of our lifecycle fixtures: the synthetic host's requests, content items, upload steps
 // and the step sequences rows share. Deterministic (no clock, no randomness); every value is ours.
 
-import { createHash } from 'node:crypto';
-
 import type { JsonObject } from '../protocol/json.ts';
 import type { InterceptCapabilities, InterceptEvent, InterceptRequest } from '../protocol/messages.ts';
 import type { LifecycleStep, UploadStep } from '../lifecycle/scenario-types.ts';
+import { sha256Hex } from '../lifecycle/content-sources.ts';
 import { UNAUTHORIZED_UPLOAD_TOKEN_ENV } from '../lifecycle/upload-receiver-model.ts';
 
 const HOST_SOURCE = 'urn:ahp-conformance:lifecycle-host';
@@ -105,7 +104,7 @@ export function attachmentGap(id: string, mediaType = 'application/octet-stream'
 
 /** The same logical item with metadata only (size and digest, no reference). */
 export function attachmentMetadata(id: string, bytes: Buffer, mediaType = 'application/octet-stream'): JsonObject {
-  return { id, kind: 'attachment', mediaType, selection: 'metadata', size: bytes.length, sha256: sha256(bytes) };
+  return { id, kind: 'attachment', mediaType, selection: 'metadata', size: bytes.length, sha256: sha256Hex(bytes) };
 }
 
 export function textMetadata(id: string): JsonObject {
@@ -113,10 +112,6 @@ export function textMetadata(id: string): JsonObject {
 }
 
 // ----- uploads -------------------------------------------------------------------------------------
-
-export function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 export interface UploadOptions {
   /** The local subscription label (`body` unless said otherwise). */
@@ -135,7 +130,7 @@ export function uploadStep(alias: string, bytes: Buffer, options: UploadOptions 
     ref: alias,
     bodyBase64: bytes.toString('base64'),
     size: options.declaredSize ?? bytes.length,
-    sha256: options.declaredSha256 ?? sha256(bytes),
+    sha256: options.declaredSha256 ?? sha256Hex(bytes),
   };
   if (options.unauthorized === true) {
     step.upload = { auth: { type: 'bearer', tokenEnv: UNAUTHORIZED_UPLOAD_TOKEN_ENV }, timeoutMs: 5000, maxBytes: 1048576 };

@@ -15,11 +15,11 @@ import {
   requestIds,
   script,
   sendAndStage,
-  sha256,
   textMetadata,
   toolBeforeRequest,
   uploadStep,
 } from '../../harness/generate/lifecycle-wire.ts';
+import { sha256Hex } from '../../harness/lifecycle/content-sources.ts';
 import { chainPermissionAfter, recomputeChainPermissions, simulateChain } from '../../harness/lifecycle/simulate-chain.ts';
 import { LifecycleSimulationError } from '../../harness/lifecycle/simulation-error.ts';
 import { simulateStepScript } from '../../harness/lifecycle/simulate-step-script.ts';
@@ -147,7 +147,7 @@ describe('uploads: the receiver\'s rules and the alias table', () => {
     const status = (step: ReturnType<typeof uploadStep>) => receiverUploadOutcome(step, uploadBytes(step)!).status;
     expect(status(uploadStep('ok', bytes))).toBe(201);
     expect(status(uploadStep('size', bytes, { declaredSize: 4 }))).toBe(400);
-    expect(status(uploadStep('digest', bytes, { declaredSha256: sha256(other) }))).toBe(400);
+    expect(status(uploadStep('digest', bytes, { declaredSha256: sha256Hex(other) }))).toBe(400);
     expect(status(uploadStep('refused', bytes, { unauthorized: true }))).toBe(401);
     expect(status(uploadStep('both', bytes, { unauthorized: true, declaredSize: 9 }))).toBe(400);
   });
@@ -168,7 +168,7 @@ describe('uploads: the receiver\'s rules and the alias table', () => {
     const result = run(stepRow(steps, { a: edit('x') }));
     expect(result.expected.uploadStatuses).toEqual([201, 401]);
     const refused = result.trace.find((e) => e.kind === 'upload' && e.outcome.status === 401);
-    expect(refused).toMatchObject({ binding: { sha256: sha256(bytes) }, previous: { sha256: sha256(bytes) } });
+    expect(refused).toMatchObject({ binding: { sha256: sha256Hex(bytes) }, previous: { sha256: sha256Hex(bytes) } });
 
     const early = refusal(stepRow([uploadStep('doc', bytes, { unauthorized: true }), ...publish('a'), { op: 'observe', key: 'a', subscription: 'body', items: [attachmentBody('doc', 'doc')] }], { a: edit('x') }));
     expect(early.problem).toMatch(/body reference\(s\) doc before a confirmed upload/);
