@@ -18,6 +18,7 @@ import type {
 } from '../protocol/messages.ts';
 import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import type { NegativeTag, Scenario, ScenarioFile } from '../scenarios/types.ts';
+import { allow, ask, cont, contextMessages, deny, inject, merge, message, replace, respond, ret, stop } from './effect-builders.ts';
 
 // ----- constants of the synthetic fixture host ------------------------------------------------
 
@@ -139,48 +140,12 @@ function finishRequest(id: string, options: FinishRequestOptions = {}): Intercep
   return interceptRequest(id, event, capabilities, options.state);
 }
 
-/** A well-formed intercept response envelope for `id`. */
-function respond(id: JsonValue, effects: JsonValue[]): JsonObject {
-  return { jsonrpc: '2.0', id, result: { protocolVersion: 'draft', effects } };
-}
-
 function state(permission: InterceptState['permission'], candidate: JsonValue | undefined = undefined, extra: Partial<InterceptState> = {}): InterceptState {
   return {
     permission,
     candidate: candidate === undefined ? null : { value: candidate, provenance: { requestId: 'earlier-request' } },
     ...extra,
   };
-}
-
-// Effect constructors (typed loosely on purpose: malformed variants are built from the same shapes).
-const deny = (reason = 'blocked by fixture policy'): JsonObject => ({ type: 'deny', reason });
-const allow = (): JsonObject => ({ type: 'allow' });
-const ask = (): JsonObject => ({ type: 'ask' });
-const merge = (value: JsonValue): JsonObject => ({ type: 'modify', target: 'input', operation: 'merge', value });
-const replace = (value: JsonValue): JsonObject => ({ type: 'modify', target: 'input', operation: 'replace', value });
-const message = (text: string): JsonObject => ({ type: 'message', text });
-const ret = (value: JsonValue): JsonObject => ({ type: 'return', value });
-const stop = (reason = 'fixture stop'): JsonObject => ({ type: 'flow', operation: 'stop', reason });
-const cont = (instruction?: string): JsonObject =>
-  instruction === undefined ? { type: 'flow', operation: 'continue' } : { type: 'flow', operation: 'continue', instruction };
-const inject = (deliverAt: DeliverAt, text: string): JsonObject => ({
-  type: 'inject',
-  target: 'context',
-  operation: 'append',
-  deliverAt,
-  value: contextMessages(text),
-});
-
-/** A canonical one-message, one-text-part list (the only value shape inject accepts). */
-function contextMessages(text: string): JsonValue[] {
-  const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-  return [
-    {
-      id: `ctx-${slug}`,
-      role: 'developer',
-      parts: [{ id: `ctx-${slug}-part`, kind: 'text', mediaType: 'text/plain', selection: 'body', text }],
-    },
-  ];
 }
 
 // ----- the rows ------------------------------------------------------------------------------------

@@ -1,0 +1,80 @@
+// The files `npm run fixtures` generates, each with how to build, check and summarize it. The CLI
+// (fixtures-cli.ts) and the generator tests share this list, so one command regenerates or checks
+// every generated fixture file and the tests compare exactly what the command writes.
+
+import path from 'node:path';
+
+import { projectRoot } from '../config/load-config.ts';
+import { deriveContentSources } from '../lifecycle/content-sources.ts';
+import type { LifecycleScenarioFile } from '../lifecycle/scenario-types.ts';
+import type { ProtocolValidators } from '../protocol/validator-types.ts';
+import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
+import { NEGATIVE_TAGS, type ScenarioFile } from '../scenarios/types.ts';
+import { checkGeneratedFile } from './check-generated.ts';
+import { buildCoreScenarios } from './core-scenarios.ts';
+import { LIFECYCLE_COVERAGE } from './lifecycle-coverage.ts';
+import { buildLifecycleScenarios, checkLifecycleScenarioBuild, serializeLifecycleScenarioFile } from './lifecycle-scenarios.ts';
+
+type GeneratorValidators = Pick<ProtocolValidators, 'interceptRequest' | 'interceptResponse' | 'observeNotification'>;
+
+/** One freshly generated file: its text, the problems the generator's own checks found, a one-line summary. */
+export interface GeneratedText {
+  text: string;
+  problems: string[];
+  summary: string;
+}
+
+export interface FixtureTarget {
+  /** Short name for messages (`core`, `lifecycle`). */
+  name: string;
+  /** Absolute path of the committed file. */
+  file: string;
+  generate(validators: GeneratorValidators): GeneratedText;
+}
+
+export const CORE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'scenarios.json');
+export const LIFECYCLE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'lifecycle-scenarios.json');
+
+/** `12 rows: 5 positive, 7 negative (schema-invalid 3, correlation-invalid 1, ...)`. */
+function summarizeCore(file: ScenarioFile): string {
+  const counts = new Map<string, number>(NEGATIVE_TAGS.map((tag) => [tag, 0]));
+  let positives = 0;
+  for (const row of file.scenarios) {
+    if (row.expectError === true) {
+      for (const tag of row.tags ?? []) if (counts.has(tag)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    } else positives++;
+  }
+  const negatives = file.scenarios.length - positives;
+  const perTag = [...counts].map(([tag, n]) => `${tag} ${n}`).join(', ');
+  return `${file.scenarios.length} rows: ${positives} positive, ${negatives} negative (${perTag})`;
+}
+
+/** `34 rows: 24 step scripts (3 http only, 2 stdio only), 10 chains; 14 content sources; 41 coverage items`. */
+function summarizeLifecycle(file: LifecycleScenarioFile): string {
+  const chains = file.scenarios.filter((row) => row.chain !== undefined).length;
+  const only = (transport: string) => file.scenarios.filter((row) => row.transports?.length === 1 && row.transports[0] === transport).length;
+  const sources = deriveContentSources(file.scenarios).length;
+  return (
+    `${file.scenarios.length} rows: ${file.scenarios.length - chains} step scripts (${only('http')} http only, ${only('stdio')} stdio only), ` +
+    `${chains} chains; ${sources} content sources; ${LIFECYCLE_COVERAGE.length} coverage items`
+  );
+}
+
+export const FIXTURE_TARGETS: readonly FixtureTarget[] = [
+  {
+    name: 'core',
+    file: CORE_SCENARIOS_FILE,
+    generate(validators) {
+      const file = buildCoreScenarios(validators);
+      return { text: serializeScenarioFile(file), problems: checkGeneratedFile(file, validators), summary: summarizeCore(file) };
+    },
+  },
+  {
+    name: 'lifecycle',
+    file: LIFECYCLE_SCENARIOS_FILE,
+    generate(validators) {
+      const file = buildLifecycleScenarios(validators);
+      return { text: serializeLifecycleScenarioFile(file), problems: checkLifecycleScenarioBuild(file, validators), summary: summarizeLifecycle(file) };
+    },
+  },
+];
