@@ -6,6 +6,7 @@ export default defineConfig({
   schemas: 'schemas',
   scenarios: {
     core: 'fixtures/scenarios.json',
+    lifecycle: 'fixtures/lifecycle-scenarios.json',
   },
   adapters: [{ name: 'reference', cwd: 'adapters/reference' }],
   transports: ['http', 'stdio'],

@@ -28,6 +28,17 @@ export default defineConfig({
         },
       },
       {
+        plugins: [matrixReports()],
+        test: {
+          name: 'lifecycle',
+          include: ['suites/lifecycle/**/*.test.ts'],
+          globalSetup: ['harness/setup/lifecycle-global-setup.ts'],
+          // Rows wait for their group's run (a fresh server plus the client), bounded by the watchdogs.
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         test: {
           name: 'fuzz',
           include: ['suites/fuzz/**/*.test.ts'],

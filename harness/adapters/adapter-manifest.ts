@@ -4,6 +4,8 @@
 // Our documented extension (extra keys are allowed by the contract): an optional `"auth": [modes...]`
 // listing the auth modes the adapter implements. Absent means "no declaration": every configured mode
 // is tried. A declared list makes the planner report every other mode `unsupported` without running it.
+// The lifecycle contract's optional `lifecycleServer` / `lifecycleClient` argv arrays are validated
+// like the core commands when present; a pairing that needs an absent one is planned `unsupported`.
 
 import { readFileSync, statSync } from 'node:fs';
 
@@ -84,12 +86,22 @@ export function loadAdapter(entry: AdapterLocation): LoadedAdapter {
   const client = commandField(name, adapterFile, raw, 'client');
 
   const auth = raw.auth === undefined ? undefined : authField(name, adapterFile, raw.auth);
+  const lifecycleServer = raw.lifecycleServer === undefined ? undefined : commandField(name, adapterFile, raw, 'lifecycleServer');
+  const lifecycleClient = raw.lifecycleClient === undefined ? undefined : commandField(name, adapterFile, raw, 'lifecycleClient');
 
-  const manifest: AdapterManifest = { ...raw, language: raw.language, server, client, ...(auth ? { auth } : {}) };
+  const manifest: AdapterManifest = {
+    ...raw,
+    language: raw.language,
+    server,
+    client,
+    ...(auth ? { auth } : {}),
+    ...(lifecycleServer ? { lifecycleServer } : {}),
+    ...(lifecycleClient ? { lifecycleClient } : {}),
+  };
   return { name, cwd, adapterFile, manifest };
 }
 
-function commandField(name: string, file: string, raw: Record<string, unknown>, key: 'server' | 'client'): string[] {
+function commandField(name: string, file: string, raw: Record<string, unknown>, key: CommandKey): string[] {
   const value = raw[key];
   if (!Array.isArray(value) || value.length === 0) {
     throw new AdapterError(
@@ -121,6 +133,8 @@ function authField(name: string, file: string, value: unknown): AuthMode[] {
   });
   return [...seen];
 }
+
+type CommandKey = 'server' | 'client' | 'lifecycleServer' | 'lifecycleClient';
 
 function reasonOf(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

@@ -20,6 +20,12 @@ import { killGroup, killPid, waitGroupGone } from './supervise.ts';
 
 export interface StartHttpServerOptions {
   adapter: LoadedAdapter;
+  /** The argv to run (default: the adapter's core `server` command), e.g. its `lifecycleServer`. */
+  command?: string[];
+  /** More server-config keys (e.g. a lifecycle `suite` and `uploadAuth`), merged before the core ones. */
+  extraConfig?: Record<string, unknown>;
+  /** The readiness file must name an `uploadEndpoint` (lifecycle receivers). */
+  requireUploadEndpoint?: boolean;
   auth: AuthMode;
   /** Extra `auth` settings for the server config (token, key files, ...), merged after `mode`. */
   authSettings?: Record<string, unknown>;
@@ -79,6 +85,7 @@ export async function startHttpServer(options: StartHttpServerOptions): Promise<
   const readinessFile = path.join(workDir, 'readiness.json');
   const logFile = path.join(workDir, 'server.log');
   writePrivateJson(configFile, {
+    ...options.extraConfig,
     transport: 'http',
     readinessFile,
     scenarioFile: options.scenarioFile,
@@ -92,7 +99,7 @@ export async function startHttpServer(options: StartHttpServerOptions): Promise<
   let proc: LaunchedProcess;
   try {
     proc = await launch({
-      command: [...adapter.manifest.server, '--config', configFile],
+      command: [...(options.command ?? adapter.manifest.server), '--config', configFile],
       cwd: adapter.cwd,
       stdoutFile: logFile,
       stderrFile: logFile,
@@ -110,6 +117,9 @@ export async function startHttpServer(options: StartHttpServerOptions): Promise<
     if (readiness.endpoint === null) {
       throw fail('startup', 'readiness', proc.pid, `readiness file ${readinessFile}: endpoint: expected an http(s) URL string for an HTTP server, got null; see the server log ${logFile}`);
     }
+    if (options.requireUploadEndpoint && readiness.uploadEndpoint === undefined) {
+      throw fail('startup', 'readiness', proc.pid, `readiness file ${readinessFile}: uploadEndpoint: expected the upload receiver's http URL (lifecycle servers advertise it); see the server log ${logFile}`);
+    }
     try {
       await health(readiness.controlEndpoint, { timeoutMs: Math.max(1, deadline - Date.now()) });
     } catch (error) {
@@ -121,6 +131,7 @@ export async function startHttpServer(options: StartHttpServerOptions): Promise<
       auth,
       endpoint: readiness.endpoint,
       controlEndpoint: readiness.controlEndpoint,
+      ...(readiness.uploadEndpoint === undefined ? {} : { uploadEndpoint: readiness.uploadEndpoint }),
       pid: proc.pid,
       workDir,
       logFile,

@@ -171,7 +171,14 @@ export function validateReadiness(value: unknown, file: string): Readiness {
   if (typeof raw.pid !== 'number' || !Number.isInteger(raw.pid) || raw.pid <= 0) {
     fail('pid', 'a positive integer', raw.pid);
   }
-  return { endpoint: endpoint as string | null, controlEndpoint: raw.controlEndpoint as string, pid: raw.pid as number };
+  // Extra fields are allowed (SDK servers add their own, core servers too) and never fail readiness;
+  // the lifecycle harness, which needs the upload URL, checks `uploadEndpoint` itself.
+  return {
+    endpoint: endpoint as string | null,
+    controlEndpoint: raw.controlEndpoint as string,
+    pid: raw.pid as number,
+    ...(typeof raw.uploadEndpoint === 'string' && isUrl(raw.uploadEndpoint, ['http:', 'https:']) ? { uploadEndpoint: raw.uploadEndpoint } : {}),
+  };
 }
 
 function isUrl(text: string, protocols: string[]): boolean {

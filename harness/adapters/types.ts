@@ -10,6 +10,9 @@ export interface AdapterManifest {
    * declaration, every configured mode is tried. Modes not listed are planned `unsupported`.
    */
   auth?: AuthMode[];
+  /** The lifecycle contract's commands (test control v1), when the adapter has them. */
+  lifecycleServer?: string[];
+  lifecycleClient?: string[];
   [extra: string]: unknown;
 }
 
@@ -25,11 +28,13 @@ export interface LoadedAdapter {
 
 /** What a server writes to its readiness file once it listens. */
 export interface Readiness {
-  /** AHP endpoint (HTTP base URL) — absent/null for stdio servers. */
+  /** AHP endpoint (HTTP base URL, or the intercept route itself) — absent/null for stdio servers. */
   endpoint: string | null;
   /** Control HTTP base URL: /health, /receipts, /release, /shutdown. */
   controlEndpoint: string;
   pid: number;
+  /** The lifecycle receiver's raw upload URL, when the readiness file names one (plain HTTP). */
+  uploadEndpoint?: string;
 }
 
 /**
@@ -42,6 +47,8 @@ export interface ServerHandle {
   auth: AuthMode;
   endpoint: string;
   controlEndpoint: string;
+  /** The lifecycle receiver's upload URL, when its readiness file named one. */
+  uploadEndpoint?: string;
   pid: number;
   /** Temp dir owned by the harness for this server (configs, readiness, logs). */
   workDir: string;

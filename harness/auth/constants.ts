@@ -35,5 +35,22 @@ export const SIGNING_KEYS: Readonly<Record<TokenPurpose, string>> = {
 /** The principal name of the trusted test client (JWT `sub`, client certificate CN). */
 export const CLIENT_PRINCIPAL = OAUTH_CLIENT_ID;
 
+/**
+ * The lifecycle receiver's independent upload credential (server config `uploadAuth.token`) and the
+ * credential it must refuse, handed to lifecycle clients only through these environment variables
+ * (LIFECYCLE-RULES §2): content authorization is independent of endpoint authentication.
+ */
+export const UPLOAD_TOKEN = 'TEST-ONLY-independent-upload-token';
+export const UNAUTHORIZED_UPLOAD_TOKEN = 'TEST-ONLY-unauthorized-upload-token';
+export const UPLOAD_TOKEN_ENV = 'AHP_INTEROP_UPLOAD_TOKEN';
+export const UNAUTHORIZED_UPLOAD_TOKEN_ENV = 'AHP_INTEROP_UNAUTHORIZED_UPLOAD_TOKEN';
+
 /** Every fixed secret string of the interop fixtures (the per-run ones come from `secretsOf`). */
-export const STATIC_SECRETS: readonly string[] = [STATIC_BEARER, OAUTH_CLIENT_SECRET, SIGNING_KEYS.oauth, SIGNING_KEYS.workload];
+export const STATIC_SECRETS: readonly string[] = [
+  STATIC_BEARER,
+  OAUTH_CLIENT_SECRET,
+  SIGNING_KEYS.oauth,
+  SIGNING_KEYS.workload,
+  UPLOAD_TOKEN,
+  UNAUTHORIZED_UPLOAD_TOKEN,
+];

@@ -1,10 +1,22 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { loadConfig } from '../config/load-config.ts';
-import type { MatrixRowMeta } from '../setup/matrix-suite.ts';
+import type { MatrixRowMeta } from '../setup/grouped-suite.ts';
+import type { ReceiverProbeMeta } from '../setup/receiver-probe-suite.ts';
 
 type GroupStatus = 'passed' | 'failed' | 'skipped' | 'inapplicable' | 'unsupported';
+type Verdict = 'passed' | 'failed' | 'skipped';
+
+interface RowReport {
+  id: string;
+  expected: unknown;
+  actual: unknown;
+  status: Verdict;
+  adapterStatus: string;
+  errors: string[];
+  skipReason?: string;
+}
 
 interface GroupReport {
   client: string;
@@ -12,20 +24,29 @@ interface GroupReport {
   transport: string;
   auth: string;
   status: GroupStatus;
-  /** Fixed `stage/kind` labels only: adapter output can hold credentials. */
-  errors: Array<{ stage: string; kind: string }>;
-  results: Array<{ id: string; expected: unknown; actual: unknown; status: string; adapterStatus: string }>;
-  counts: { passed: number; failed: number; skipped: number };
+  errors: string[];
+  results: RowReport[];
+  counts: Record<Verdict, number>;
   /** `full`: receipts plus the responses the client was handed; `receipts-only` says why in `notes`. */
   evidence?: 'full' | 'receipts-only';
   notes?: string[];
 }
 
+interface ProbeReport {
+  server: string;
+  auth: string;
+  probe: string;
+  label: string;
+  status: Verdict;
+  error?: string;
+}
+
 /**
- * Adds two artifacts to vitest's own output for every matrix project that ran (`core`, ...):
- * `reports/<project>-matrix.md`, a pairing × transport × auth summary that is also printed, and
- * `reports/<project>.json` in the shape the protocol's Python matrix runner writes, so existing
- * tooling can read our results.
+ * Adds two artifacts to vitest's own output for every matrix project that ran (`core`, `lifecycle`,
+ * ...): `reports/<project>-matrix.md`, a pairing × transport × auth summary that is also printed,
+ * and `reports/<project>.json` in the shape the protocol's own runner of that family writes — the
+ * Python matrix runner's for core, the lifecycle runner's group rows for lifecycle — so existing
+ * tooling can read our results. Errors are fixed labels, never raw adapter output.
  */
 export default class MatrixReporter implements Reporter {
   private vitest: Vitest | undefined;
@@ -35,59 +56,75 @@ export default class MatrixReporter implements Reporter {
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
-    const byProject = new Map<string, Map<string, GroupReport>>();
+    const groupsByProject = new Map<string, Map<string, GroupReport>>();
+    const probesByProject = new Map<string, ProbeReport[]>();
     for (const module of testModules) {
       for (const testCase of module.children.allTests()) {
-        const meta = testCase.meta().ahpMatrix as MatrixRowMeta | undefined;
-        if (!meta) continue;
         const state = testCase.result().state;
         if (state === 'pending') continue; // not selected in this run
-        const groups = byProject.get(testCase.project.name) ?? new Map<string, GroupReport>();
-        byProject.set(testCase.project.name, groups);
-        const group = groups.get(meta.group) ?? newGroup(meta);
-        groups.set(meta.group, group);
-        const verdict = state === 'passed' ? 'passed' : state === 'failed' ? 'failed' : 'skipped';
-        group.counts[verdict]++;
-        group.results.push({ id: meta.id, expected: meta.expected, actual: meta.actual, status: verdict, adapterStatus: meta.adapterStatus });
-        if (meta.evidenceNote !== undefined) {
-          group.evidence = 'receipts-only';
-          group.notes = [...new Set([...(group.notes ?? []), meta.evidenceNote])];
-        } else if (meta.verdict !== 'skipped') {
-          group.evidence ??= 'full';
-        }
-        for (const label of meta.errors) {
-          const [stage = 'run', kind = 'unknown'] = label.split('/');
-          if (!group.errors.some((e) => e.stage === stage && e.kind === kind)) group.errors.push({ stage, kind });
-        }
+        const verdict: Verdict = state === 'passed' ? 'passed' : state === 'failed' ? 'failed' : 'skipped';
+        const row = testCase.meta().ahpMatrix as MatrixRowMeta | undefined;
+        if (row) addRow(groupsByProject, testCase.project.name, row, verdict);
+        const probe = testCase.meta().ahpProbe as ReceiverProbeMeta | undefined;
+        if (probe) addProbe(probesByProject, testCase, probe, verdict);
       }
     }
-    if (byProject.size === 0) return;
+    const projects = new Set([...groupsByProject.keys(), ...probesByProject.keys()]);
+    if (projects.size === 0) return;
     const { reports } = await loadConfig();
-    for (const [project, groups] of byProject) this.write(reports, project, [...groups.values()]);
+    for (const project of projects) {
+      this.write(reports, project, [...(groupsByProject.get(project)?.values() ?? [])], probesByProject.get(project) ?? []);
+    }
   }
 
-  private write(dir: string, project: string, groups: GroupReport[]): void {
+  private write(dir: string, project: string, groups: GroupReport[], probes: ProbeReport[]): void {
     for (const group of groups) group.status = groupStatus(group);
     mkdirSync(dir, { recursive: true });
-    const ids = new Set(groups.flatMap((group) => group.results.map((row) => row.id)));
-    const rows = groups.flatMap((group) => group.results);
-    const json = {
-      version: 1,
-      scenarioCount: ids.size,
-      summary: {
-        groups: tally(groups.map((group) => group.status)),
-        scenarios: tally(rows.map((row) => row.status)),
-      },
-      groups: groups.map(({ counts: _counts, ...group }) => group),
-    };
+    const json = project === 'core' ? coreJson(groups) : familyJson(project, groups, probes);
     writeAtomically(path.join(dir, `${project}.json`), `${JSON.stringify(json, null, 2)}\n`);
-    const markdown = renderMarkdown(project, groups);
+    const markdown = renderMarkdown(project, groups, probes);
     writeAtomically(path.join(dir, `${project}-matrix.md`), markdown);
-    const log = this.vitest?.logger;
     const text = `\n${markdown}(written to ${path.join(dir, `${project}-matrix.md`)} and ${project}.json beside it)\n`;
+    const log = this.vitest?.logger;
     if (log) log.log(text);
     else process.stdout.write(text);
   }
+}
+
+function addRow(byProject: Map<string, Map<string, GroupReport>>, project: string, meta: MatrixRowMeta, verdict: Verdict): void {
+  const groups = byProject.get(project) ?? new Map<string, GroupReport>();
+  byProject.set(project, groups);
+  const group = groups.get(meta.group) ?? newGroup(meta);
+  groups.set(meta.group, group);
+  group.counts[verdict]++;
+  group.results.push({
+    id: meta.id,
+    expected: meta.expected,
+    actual: meta.actual,
+    status: verdict,
+    adapterStatus: meta.adapterStatus,
+    errors: meta.errors,
+    ...(meta.skipReason === undefined ? {} : { skipReason: meta.skipReason }),
+  });
+  if (meta.evidenceNote !== undefined) {
+    group.evidence = 'receipts-only';
+    group.notes = [...new Set([...(group.notes ?? []), meta.evidenceNote])];
+  } else if (meta.verdict !== 'skipped') {
+    group.evidence ??= 'full';
+  }
+  for (const label of meta.errors) if (!group.errors.includes(label)) group.errors.push(label);
+}
+
+function addProbe(byProject: Map<string, ProbeReport[]>, testCase: TestCase, meta: ReceiverProbeMeta, verdict: Verdict): void {
+  const probes = byProject.get(meta.project) ?? [];
+  byProject.set(meta.project, probes);
+  const error = testCase.result().errors?.[0]?.message;
+  probes.push({ server: meta.server, auth: meta.auth, probe: meta.probe, label: meta.label, status: verdict, ...(verdict === 'failed' && error ? { error: firstProblemLine(error) } : {}) });
+}
+
+/** The probe's own problem line (`<label>: expected …`), not the test-name header above it. */
+function firstProblemLine(message: string): string {
+  return message.split('\n').find((line) => line.includes(': expected ') || line.includes('[')) ?? message.split('\n')[0] ?? message;
 }
 
 function newGroup(meta: MatrixRowMeta): GroupReport {
@@ -100,6 +137,71 @@ function newGroup(meta: MatrixRowMeta): GroupReport {
     errors: [],
     results: [],
     counts: { passed: 0, failed: 0, skipped: 0 },
+  };
+}
+
+/** The Python matrix runner's shape; errors as `{stage, kind}` of the `stage/kind` labels. */
+function coreJson(groups: GroupReport[]): unknown {
+  const rows = groups.flatMap((group) => group.results);
+  return {
+    version: 1,
+    scenarioCount: new Set(rows.map((row) => row.id)).size,
+    summary: { groups: tally(groups.map((group) => group.status)), scenarios: tally(rows.map((row) => row.status)) },
+    groups: groups.map((group) => ({
+      client: group.client,
+      server: group.server,
+      transport: group.transport,
+      auth: group.auth,
+      status: group.status,
+      errors: group.errors.map((label) => {
+        const [stage = 'run', kind = 'unknown'] = label.split('/');
+        return { stage, kind };
+      }),
+      ...(group.evidence ? { evidence: group.evidence } : {}),
+      ...(group.notes ? { notes: group.notes } : {}),
+      results: group.results.map(({ id, expected, actual, status, adapterStatus }) => ({ id, expected, actual, status, adapterStatus })),
+    })),
+  };
+}
+
+/**
+ * The lifecycle runner's group rows (LIFECYCLE-RULES §1: `{group, passed, scenarios, receiverProbes,
+ * errors, diagnostics, inapplicable}`), with our per-scenario verdicts in `scenarios` and the group's
+ * coordinates beside them. Receiver probes run per server and mode; each HTTP group lists those of
+ * its server and mode.
+ */
+function familyJson(project: string, groups: GroupReport[], probes: ProbeReport[]): unknown {
+  const rows = groups.flatMap((group) => group.results);
+  return {
+    version: 1,
+    suite: project,
+    scenarioCount: new Set(rows.map((row) => row.id)).size,
+    summary: {
+      groups: tally(groups.map((group) => group.status)),
+      scenarios: tally(rows.map((row) => row.status)),
+      receiverProbes: tally(probes.map((probe) => probe.status)),
+    },
+    groups: groups.map((group) => {
+      const inapplicable = group.results.filter((row) => row.adapterStatus === 'inapplicable' && group.status !== 'inapplicable');
+      const ownProbes = group.transport === 'http' ? probes.filter((probe) => probe.server === group.server && probe.auth === group.auth) : [];
+      return {
+        group: `${group.client}->${group.server}/${group.transport}/${group.auth}`,
+        client: group.client,
+        server: group.server,
+        transport: group.transport,
+        auth: group.auth,
+        status: group.status,
+        passed: group.status === 'passed' && ownProbes.every((probe) => probe.status !== 'failed'),
+        scenarios: group.results
+          .filter((row) => !inapplicable.includes(row))
+          .map(({ id, status, adapterStatus, expected, actual, errors }) => ({ id, status, adapterStatus, expected, actual, errors })),
+        receiverProbes: ownProbes.map(({ probe, label, status, error }) => ({ probe, label, status, ...(error ? { error } : {}) })),
+        errors: group.errors,
+        diagnostics: group.notes ?? [],
+        inapplicable: inapplicable.map((row) => ({ id: row.id, status: 'inapplicable', transport: group.transport, reason: row.skipReason ?? 'inapplicable' })),
+      };
+    }),
+    ...(probes.length > 0 ? { receiverProbes: probes } : {}),
   };
 }
 
@@ -117,7 +219,7 @@ function tally(values: string[]): Record<string, number> {
   return counts;
 }
 
-function renderMarkdown(project: string, groups: GroupReport[]): string {
+function renderMarkdown(project: string, groups: GroupReport[], probes: ProbeReport[]): string {
   const lines = [
     `## ${project} matrix`,
     '',
@@ -128,6 +230,16 @@ function renderMarkdown(project: string, groups: GroupReport[]): string {
     ),
     '',
   ];
+  if (probes.length > 0) {
+    const servers = [...new Set(probes.map((probe) => `${probe.server} ${probe.auth}`))];
+    lines.push('| receiver probes (server, mode) | passed | failed | skipped |', '| --- | ---: | ---: | ---: |');
+    for (const key of servers) {
+      const mine = probes.filter((probe) => `${probe.server} ${probe.auth}` === key);
+      const count = (status: Verdict): number => mine.filter((probe) => probe.status === status).length;
+      lines.push(`| ${key} | ${count('passed')} | ${count('failed')} | ${count('skipped')} |`);
+    }
+    lines.push('');
+  }
   return `${lines.join('\n')}\n`;
 }
 

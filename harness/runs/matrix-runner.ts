@@ -1,4 +1,3 @@
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { withServerLock } from '../adapters/http-server-pool.ts';
 import type { ServerHandle } from '../adapters/types.ts';
@@ -7,6 +6,7 @@ import type { AuthMode } from '../config/define-config.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { verifyRun, type RunVerification } from '../verify/verify-run.ts';
 import { runClient, type ProxyTlsFiles } from './client-run.ts';
+import { keepLogs } from './keep-logs.ts';
 import { httpServerKey, notRunReason, type MatrixGroup } from './plan.ts';
 import type { ClientRunOutcome, RunFailure } from './types.ts';
 
@@ -22,7 +22,6 @@ export interface MatrixRunnerOptions {
   /** The client config's `auth` by mode (globalSetup's `ahpClientAuth`); a group's mode must be present. */
   clientAuth: Partial<Record<AuthMode, ClientAuthSettings>>;
   watchdogs: { startupMs: number; runMs: number };
-  parallelism: number;
   /** Temp parent for every run's files; owned (and removed) by globalSetup. */
   runDir: string;
   /** Where logs of runs with failures are kept after the temp dir is gone. */
@@ -41,45 +40,14 @@ export interface GroupRun {
 }
 
 /**
- * Runs the client of each matrix group once, for exactly the scenarios selected in that group, with
- * at most `parallelism` runs at a time. Runs against one shared HTTP server are serialised by the
- * server lock, because receipts can only be attributed to one run at a time.
+ * Runs the client of a core matrix group once, for exactly the scenarios selected in that group.
+ * Runs against one shared HTTP server are serialised by the server lock, because receipts can only be
+ * attributed to one run at a time. (How many groups run at once is the suite's scheduler's business.)
  */
 export class MatrixRunner {
-  private readonly runs = new Map<string, Promise<GroupRun>>();
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-
   constructor(private readonly options: MatrixRunnerOptions) {}
 
-  /** Starts (once) the run of a group; later calls return the same promise. */
-  schedule(group: MatrixGroup, ids: string[]): Promise<GroupRun> {
-    let run = this.runs.get(group.label);
-    if (!run) {
-      const wanted = new Set(ids);
-      const selected = this.options.scenarios.filter((scenario) => wanted.has(scenario.id));
-      run = this.limited(() => this.execute(group, selected));
-      this.runs.set(group.label, run);
-    }
-    return run;
-  }
-
-  result(label: string): Promise<GroupRun> | undefined {
-    return this.runs.get(label);
-  }
-
-  private async limited<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.options.parallelism) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await task();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
-
-  private async execute(group: MatrixGroup, selected: Scenario[]): Promise<GroupRun> {
+  async run(group: MatrixGroup, selected: Scenario[]): Promise<GroupRun> {
     const { options } = this;
     const notRun = notRunReason(group);
     if (notRun !== undefined) throw new Error(`harness bug: ${group.label} is not runnable (${notRun})`);
@@ -139,18 +107,6 @@ function failedOutcome(group: MatrixGroup, failure: RunFailure): ClientRunOutcom
     logFiles: [],
     durationMs: 0,
   };
-}
-
-function keepLogs(files: string[], dir: string): string[] {
-  const kept: string[] = [];
-  for (const file of files) {
-    if (!existsSync(file)) continue;
-    mkdirSync(dir, { recursive: true });
-    const target = path.join(dir, path.basename(file));
-    cpSync(file, target);
-    kept.push(target);
-  }
-  return kept;
 }
 
 export function safeLabel(label: string): string {

@@ -57,9 +57,16 @@ export function groupLabel(server: string, client: string, transport: Transport,
  * adapter with itself), then transports, then auth modes. Stdio is process trust only, so stdio with
  * any other auth mode is inapplicable — listed (and skipped with that reason), never run. A mode that
  * the server or client adapter's adapter.json `auth` list leaves out is unsupported — likewise listed,
- * skipped with that reason and never run. Inapplicable wins when both hold.
+ * skipped with that reason and never run, and so is a pairing that lacks what the suite family
+ * needs (`requirement`, e.g. lifecycle commands). Inapplicable wins when both hold.
  */
-export function planMatrix(config: ResolvedConfig, adapters: Map<string, LoadedAdapter>): MatrixGroup[] {
+/**
+ * What a suite family needs of a pairing beyond the core commands (e.g. the lifecycle commands):
+ * the `unsupported: ...` reason when the pairing lacks it, or undefined.
+ */
+export type PairingRequirement = (server: LoadedAdapter, client: LoadedAdapter) => string | undefined;
+
+export function planMatrix(config: ResolvedConfig, adapters: Map<string, LoadedAdapter>, requirement?: PairingRequirement): MatrixGroup[] {
   const names = [...adapters.keys()];
   const pairings: Pairing[] = config.pairings ?? names.flatMap((server) => names.map((client) => ({ server, client })));
   const groups: MatrixGroup[] = [];
@@ -73,7 +80,7 @@ export function planMatrix(config: ResolvedConfig, adapters: Map<string, LoadedA
         if (transport === 'stdio' && auth !== 'none') {
           group.inapplicable = `inapplicable: stdio uses process trust only; auth mode "${auth}" applies to HTTP`;
         } else {
-          const unsupported = unsupportedReason(server, client, auth);
+          const unsupported = requirement?.(server, client) ?? unsupportedReason(server, client, auth);
           if (unsupported) group.unsupported = unsupported;
         }
         groups.push(group);
@@ -98,3 +105,15 @@ export function httpServersNeeded(groups: MatrixGroup[]): Array<{ adapter: Loade
   }
   return [...needed.values()];
 }
+
+/**
+ * The lifecycle family (and the catalogue, which runs through the same adapters) needs the server's
+ * `lifecycleServer` and the client's `lifecycleClient` command.
+ */
+export const needsLifecycleCommands: PairingRequirement = (server, client) => {
+  const lacking = [
+    ...(server.manifest.lifecycleServer ? [] : [`adapter "${server.name}" has no lifecycleServer command`]),
+    ...(client.manifest.lifecycleClient ? [] : [`adapter "${client.name}" has no lifecycleClient command`]),
+  ];
+  return lacking.length > 0 ? `unsupported: ${lacking.join(' and ')} (interop/adapter.json)` : undefined;
+};

@@ -52,7 +52,14 @@ describe('fixture constants', () => {
       OAUTH_CLIENT_SECRET: 'TEST-ONLY-ahp-interop-client-secret',
       SIGNING_KEYS: { oauth: 'TEST-ONLY-ahp-interop-oauth-signing-key', workload: 'TEST-ONLY-ahp-interop-workload-signing-key' },
     });
-    expect(STATIC_SECRETS).toHaveLength(4);
+    expect(STATIC_SECRETS).toEqual([
+      'TEST-ONLY-ahp-interop-static-bearer',
+      'TEST-ONLY-ahp-interop-client-secret',
+      'TEST-ONLY-ahp-interop-oauth-signing-key',
+      'TEST-ONLY-ahp-interop-workload-signing-key',
+      'TEST-ONLY-independent-upload-token',
+      'TEST-ONLY-unauthorized-upload-token',
+    ]);
   });
 });
 

@@ -1,0 +1,184 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+
+import { isRunnable, notRunReason, type MatrixGroup } from '../runs/plan.ts';
+
+/** The harness's verdict on one row of one group run, in the form every suite family shares. */
+export interface RowOutcome {
+  verdict: 'passed' | 'failed' | 'skipped';
+  /** Why it failed or was skipped (names the party and the evidence); empty for a pass. */
+  reason: string;
+  /** The adapter's own status for the row, or why there is none (`missing`, `inapplicable`, ...). */
+  adapterStatus: string;
+  actual: unknown;
+  /** Fixed labels of everything that went wrong for this row (run-wide ones included). */
+  errors: string[];
+  /** Why the evidence of this row is reduced, when it is; also a test annotation. */
+  note?: string;
+}
+
+export interface GroupRunResult {
+  rows: Map<string, RowOutcome>;
+  /** Kept copies of the run's logs when anything failed; named in failure messages. */
+  keptLogs: string[];
+}
+
+/** What a suite family (core, lifecycle, ...) tells the shared machinery. */
+export interface SuiteFamily<Row extends { id: string }> {
+  /** The project name: `reports/<project>.json`. */
+  project: string;
+  /** Every row of the family's scenario file, in file order: one test each per group. */
+  rows: Row[];
+  groups: MatrixGroup[];
+  /** Why `row` never runs in `group` (e.g. it needs another transport), or undefined. */
+  rowSkip?(group: MatrixGroup, row: Row): string | undefined;
+  /** What the reports show as the row's expectation. */
+  expectedOf(row: Row): unknown;
+  /** One client run of `group` over exactly `rows` (selected, runnable). Never rejects for adapter faults. */
+  run(group: MatrixGroup, rows: Row[]): Promise<GroupRunResult>;
+  /** Client runs at once. */
+  parallelism: number;
+  /** Bound of one row's test (it waits for its group's run). */
+  rowTimeoutMs: number;
+}
+
+/** What each matrix test records for the reporters (vitest task meta is serialised to them). */
+export interface MatrixRowMeta {
+  project: string;
+  group: string;
+  server: string;
+  client: string;
+  transport: string;
+  auth: string;
+  id: string;
+  expected: unknown;
+  actual: unknown;
+  verdict: RowOutcome['verdict'];
+  /** The client's row status; `inapplicable`/`unsupported` also for groups and rows the planner never runs. */
+  adapterStatus: string;
+  /** `stage/kind` labels (core) or the rules' verbatim check labels (lifecycle); never raw adapter output. */
+  errors: string[];
+  /** The planner's reason for a group or row that never runs (inapplicable / unsupported); the skip note. */
+  skipReason?: string;
+  /** Why this row's evidence is reduced (e.g. receipts only), when it is; also a test annotation. */
+  evidenceNote?: string;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    ahpMatrix?: MatrixRowMeta;
+  }
+}
+
+interface SuiteLike {
+  name: string;
+  type: string;
+  mode: string;
+  tasks?: SuiteLike[];
+}
+
+/**
+ * Registers one `describe` per `<server>→<client> <transport>/<auth>` group and one test per row,
+ * named exactly by the row id, so `-t <id>` and the IDE explorer select single rows. A file-level
+ * `beforeAll` sees which tests are selected (mode `run`) and starts one client run per group for
+ * exactly those rows (minus rows the group never runs), at most `parallelism` at a time.
+ */
+export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFamily<Row>): void {
+  const scheduler = new GroupScheduler(family);
+  const byLabel = new Map(family.groups.map((group) => [group.label, group]));
+  const byId = new Map(family.rows.map((row) => [row.id, row]));
+
+  // eslint-disable-next-line no-empty-pattern -- vitest requires a destructuring pattern for fixtures
+  beforeAll(({}, file) => {
+    for (const child of (file as unknown as SuiteLike).tasks ?? []) {
+      const group = byLabel.get(child.name);
+      if (!group || !isRunnable(group) || child.type !== 'suite') continue;
+      const ids = (child.tasks ?? []).filter((task) => task.type === 'test' && task.mode === 'run').map((task) => task.name);
+      const rows = ids.map((id) => byId.get(id)!).filter((row) => family.rowSkip?.(group, row) === undefined);
+      if (rows.length > 0) void scheduler.schedule(group, rows).catch(() => undefined);
+    }
+  });
+
+  for (const group of family.groups) {
+    describe(group.label, () => {
+      test.for(family.rows.map((row) => row.id))('%s', { timeout: family.rowTimeoutMs }, async (id, context) => {
+        const row = byId.get(id)!;
+        const meta: MatrixRowMeta = {
+          project: family.project,
+          group: group.label,
+          server: group.server.name,
+          client: group.client.name,
+          transport: group.transport,
+          auth: group.auth,
+          id,
+          expected: family.expectedOf(row),
+          actual: null,
+          verdict: 'skipped',
+          adapterStatus: group.inapplicable !== undefined ? 'inapplicable' : group.unsupported !== undefined ? 'unsupported' : 'missing',
+          errors: [],
+        };
+        context.task.meta.ahpMatrix = meta;
+        // Groups and rows the planner never runs: skipped with the reason, never passed, nothing started.
+        const notRun = notRunReason(group) ?? family.rowSkip?.(group, row);
+        if (notRun !== undefined) {
+          if (notRunReason(group) === undefined) meta.adapterStatus = 'inapplicable';
+          meta.skipReason = notRun;
+          context.skip(notRun);
+          return;
+        }
+        const run = await (scheduler.result(group.label) ?? scheduler.schedule(group, [row]));
+        const outcome = run.rows.get(id);
+        if (!outcome) throw new Error(`harness bug: ${group.label} › ${id} was not part of the run`);
+        Object.assign(meta, { actual: outcome.actual ?? null, verdict: outcome.verdict, adapterStatus: outcome.adapterStatus, errors: [...new Set(outcome.errors)] });
+        if (outcome.note !== undefined) {
+          meta.evidenceNote = outcome.note;
+          await context.annotate(outcome.note, 'notice');
+        }
+        if (outcome.verdict === 'skipped') {
+          context.skip(outcome.reason);
+          return;
+        }
+        if (outcome.verdict === 'failed') {
+          const logs = run.keptLogs.length > 0 ? `\nlogs: ${run.keptLogs.join(', ')}` : '';
+          const noted = outcome.note !== undefined ? `\nnote: ${outcome.note}` : '';
+          expect.fail(`${group.label} › ${id}\n${outcome.reason}${noted}${logs}`);
+        }
+        expect(outcome.verdict).toBe('passed');
+      });
+    });
+  }
+}
+
+/** One run per group (the first selection wins; later calls share it), at most `parallelism` at once. */
+class GroupScheduler<Row extends { id: string }> {
+  private readonly runs = new Map<string, Promise<GroupRunResult>>();
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly family: SuiteFamily<Row>) {}
+
+  schedule(group: MatrixGroup, rows: Row[]): Promise<GroupRunResult> {
+    let run = this.runs.get(group.label);
+    if (!run) {
+      const wanted = new Set(rows.map((row) => row.id));
+      const selected = this.family.rows.filter((row) => wanted.has(row.id)); // file order
+      run = this.limited(() => this.family.run(group, selected));
+      this.runs.set(group.label, run);
+    }
+    return run;
+  }
+
+  result(label: string): Promise<GroupRunResult> | undefined {
+    return this.runs.get(label);
+  }
+
+  private async limited<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.family.parallelism) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await task();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}

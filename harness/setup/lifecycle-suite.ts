@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { inject } from 'vitest';
+
+import { loadConfig } from '../config/load-config.ts';
+import { inapplicabilityReason } from '../lifecycle/applicability.ts';
+import { loadLifecycleScenarioFile } from '../lifecycle/load-lifecycle-scenarios.ts';
+import { loadValidators } from '../protocol/load-validators.ts';
+import { LifecycleRunner } from '../runs/lifecycle-runner.ts';
+import { loadAdapters, needsLifecycleCommands, planMatrix } from '../runs/plan.ts';
+import { defineGroupedSuite } from './grouped-suite.ts';
+import { defineReceiverProbeSuite } from './receiver-probe-suite.ts';
+
+/**
+ * The lifecycle family: every row of the lifecycle scenario file for every pairing of adapters with
+ * lifecycle commands, transport and auth mode (pairings without them are `unsupported`; rows that
+ * need the other transport are skipped with their reason). One client run per group over the
+ * selected rows, judged by the pure lifecycle verifier (see lifecycle-runner.ts).
+ */
+export async function defineLifecycleSuite(): Promise<void> {
+  const config = await loadConfig();
+  const scenarioPath = config.scenarios.lifecycle;
+  if (!scenarioPath) throw new Error(`${config.file}: scenarios.lifecycle: expected the lifecycle scenario file path`);
+  const file = await loadLifecycleScenarioFile(scenarioPath);
+  const adapters = loadAdapters(config);
+  const runner = new LifecycleRunner({
+    suite: 'lifecycle',
+    schemasDir: config.schemas,
+    validators: loadValidators(config.schemas),
+    serverAuth: inject('ahpServerAuth'),
+    clientAuth: inject('ahpClientAuth'),
+    watchdogs: config.watchdogs,
+    runDir: inject('ahpRunDir'),
+    logDir: path.join(config.reports, 'logs'),
+  });
+  defineGroupedSuite({
+    project: 'lifecycle',
+    rows: file.scenarios,
+    groups: planMatrix(config, adapters, needsLifecycleCommands),
+    rowSkip: (group, row) => {
+      const reason = inapplicabilityReason(row, group.transport);
+      return reason === undefined ? undefined : `inapplicable: ${reason}`;
+    },
+    expectedOf: (row) => row.expected,
+    run: (group, rows) => runner.run(group, rows),
+    parallelism: config.parallelism,
+    rowTimeoutMs: config.watchdogs.startupMs * 2 + config.watchdogs.runMs * 2 + 30_000,
+  });
+  defineReceiverProbeSuite({
+    config,
+    adapters: [...adapters.values()],
+    rows: file.scenarios,
+    scenarioFile: scenarioPath,
+    serverAuth: inject('ahpServerAuth'),
+    clientAuth: inject('ahpClientAuth'),
+    runDir: inject('ahpRunDir'),
+  });
+}

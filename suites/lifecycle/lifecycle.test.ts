@@ -1,0 +1,4 @@
+import { defineLifecycleSuite } from '../../harness/setup/lifecycle-suite.ts';
+
+// Every lifecycle row for every server→client pairing with lifecycle commands, transport and auth mode.
+await defineLifecycleSuite();
