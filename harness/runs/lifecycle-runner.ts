@@ -19,8 +19,8 @@ export interface LifecycleRunnerOptions {
   suite: LifecycleSuite;
   schemasDir: string;
   validators: LifecycleValidators;
-  serverAuth: Partial<Record<AuthMode, ServerAuthSettings>>;
-  clientAuth: Partial<Record<AuthMode, ClientAuthSettings>>;
+  /** Each mode's auth settings, built on first use (the run's server broker). */
+  trust: (mode: AuthMode) => Promise<{ server: ServerAuthSettings; client: ClientAuthSettings }>;
   watchdogs: { startupMs: number; runMs: number };
   /** Temp parent of every run's files; owned (and removed) by globalSetup. */
   runDir: string;
@@ -35,9 +35,7 @@ export class LifecycleRunner {
     const { options } = this;
     const notRun = notRunReason(group);
     if (notRun !== undefined) throw new Error(`harness bug: ${group.label} is not runnable (${notRun})`);
-    const serverAuth = options.serverAuth[group.auth];
-    const clientAuth = options.clientAuth[group.auth];
-    if (!serverAuth || !clientAuth) throw new Error(`harness bug: auth mode "${group.auth}" is not part of the run's trust`);
+    const { server: serverAuth, client: clientAuth } = await options.trust(group.auth);
     const outcome = await runLifecycleGroup(
       {
         suite: options.suite,
@@ -56,7 +54,7 @@ export class LifecycleRunner {
     const result = judge(group, rows, outcome, options.validators);
     const anyFailed = [...result.rows.values()].some((row) => row.verdict === 'failed');
     const keptLogs = anyFailed ? keepLogs(outcome.logFiles, path.join(options.logDir, options.suite, safeLabel(group.label))) : [];
-    return { rows: result.rows, keptLogs };
+    return { rows: result.rows, keptLogs, durationMs: outcome.durationMs };
   }
 }
 

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { withServerLock } from '../adapters/http-server-pool.ts';
 import type { ServerHandle } from '../adapters/types.ts';
 import type { ClientAuthSettings } from '../auth/auth-settings.ts';
 import type { AuthMode } from '../config/define-config.ts';
@@ -7,27 +6,30 @@ import type { Scenario } from '../scenarios/types.ts';
 import { verifyRun, type RunVerification } from '../verify/verify-run.ts';
 import { runClient, type ProxyTlsFiles } from './client-run.ts';
 import { keepLogs } from './keep-logs.ts';
-import { httpServerKey, notRunReason, type MatrixGroup } from './plan.ts';
+import { notRunReason, type MatrixGroup } from './plan.ts';
 import type { ClientRunOutcome, RunFailure } from './types.ts';
 
 /** What globalSetup provides per shared HTTP server: a handle, or why it could not start. */
 export type ProvidedServer = { handle: ServerHandle; error?: undefined } | { handle?: undefined; error: RunFailure };
 
+/** Where a core run gets its HTTP server and its mode's trust: the run's server broker (or a stand-in). */
+export interface ServerSource {
+  trust(mode: AuthMode): Promise<{ client: ClientAuthSettings; proxyTls: ProxyTlsFiles | null }>;
+  /** An instance for this run's exclusive use; `lease` is handed back with release(). */
+  lease(adapter: string, mode: AuthMode): Promise<{ lease?: string; server: ProvidedServer }>;
+  release(lease: string): Promise<void>;
+}
+
 export interface MatrixRunnerOptions {
-  scenarios: Scenario[];
   /** The full scenario file servers answer from. */
   serverScenarioFile: string;
   schemasDir: string;
-  servers: Record<string, ProvidedServer>;
-  /** The client config's `auth` by mode (globalSetup's `ahpClientAuth`); a group's mode must be present. */
-  clientAuth: Partial<Record<AuthMode, ClientAuthSettings>>;
+  servers: ServerSource;
   watchdogs: { startupMs: number; runMs: number };
   /** Temp parent for every run's files; owned (and removed) by globalSetup. */
   runDir: string;
   /** Where logs of runs with failures are kept after the temp dir is gone. */
   logDir: string;
-  /** The run's PKI files for the HTTP proxy in mtls groups (globalSetup's `ahpProxyTls`). */
-  proxyTls?: ProxyTlsFiles | null;
 }
 
 export interface GroupRun {
@@ -41,8 +43,9 @@ export interface GroupRun {
 
 /**
  * Runs the client of a core matrix group once, for exactly the scenarios selected in that group.
- * Runs against one shared HTTP server are serialised by the server lock, because receipts can only be
- * attributed to one run at a time. (How many groups run at once is the suite's scheduler's business.)
+ * An HTTP run leases a server instance for its exclusive use, so the server's receipts (after −
+ * before) are this run's alone; concurrent runs of one (adapter, mode) get instances of their own.
+ * (How many runs go at once is the suite's scheduler's business.)
  */
 export class MatrixRunner {
   constructor(private readonly options: MatrixRunnerOptions) {}
@@ -61,37 +64,39 @@ export class MatrixRunner {
       schemasDir: options.schemasDir,
       watchdogs: options.watchdogs,
     };
-    const clientAuth = options.clientAuth[group.auth];
-    // Stdio is process trust only: the spawned server always gets `{mode: "none"}` (other modes are
-    // inapplicable over stdio and never get here).
-    const runOptions = {
-      workDir: options.runDir,
-      authSettings: { ...clientAuth },
-      serverAuthSettings: { mode: 'none' },
-      ...(options.proxyTls ? { proxyTls: options.proxyTls } : {}),
-    };
     let outcome: ClientRunOutcome;
-    if (!clientAuth) {
-      outcome = failedOutcome(group, { stage: 'startup', kind: 'no-client-auth', party: 'harness', message: `startup: auth mode "${group.auth}" has no client auth settings (not part of the run's trust)` });
-    } else if (group.transport === 'http') {
-      const provided = options.servers[httpServerKey(group.server.name, group.auth)];
-      if (!provided) {
-        outcome = failedOutcome(group, { stage: 'startup', kind: 'not-started', party: 'harness', message: `startup: server "${group.server.name}" (${group.auth}) was not started by globalSetup` });
-      } else if (provided.error) {
-        outcome = failedOutcome(group, provided.error);
-      } else {
-        const handle = provided.handle;
-        outcome = await withServerLock(handle, () => runClient({ ...spec, httpServer: handle }, runOptions), {
-          timeoutMs: options.watchdogs.runMs * 4,
-        });
-      }
-    } else {
-      outcome = await runClient(spec, runOptions);
+    let trust: { client: ClientAuthSettings; proxyTls: ProxyTlsFiles | null } | undefined;
+    try {
+      trust = await options.servers.trust(group.auth);
+    } catch (error) {
+      outcome = failedOutcome(group, { stage: 'startup', kind: 'trust', party: 'harness', message: `startup: the run's trust for auth mode "${group.auth}" could not be built: ${(error as Error).message}` });
     }
-    const verification = verifyRun(outcome, selected, group.client.manifest.language);
+    if (trust) {
+      // Stdio is process trust only: the spawned server always gets `{mode: "none"}` (other modes are
+      // inapplicable over stdio and never get here).
+      const runOptions = {
+        workDir: options.runDir,
+        authSettings: { ...trust.client },
+        serverAuthSettings: { mode: 'none' },
+        ...(trust.proxyTls ? { proxyTls: trust.proxyTls } : {}),
+      };
+      if (group.transport === 'http') {
+        const leased = await options.servers.lease(group.server.name, group.auth);
+        try {
+          outcome = leased.server.error
+            ? failedOutcome(group, leased.server.error)
+            : await runClient({ ...spec, httpServer: leased.server.handle }, runOptions);
+        } finally {
+          if (leased.lease !== undefined) await options.servers.release(leased.lease);
+        }
+      } else {
+        outcome = await runClient(spec, runOptions);
+      }
+    }
+    const verification = verifyRun(outcome!, selected, group.client.manifest.language);
     const anyFailed = [...verification.rows.values()].some((row) => row.verdict === 'failed');
-    const keptLogs = anyFailed ? keepLogs(outcome.logFiles, path.join(options.logDir, safeLabel(group.label))) : [];
-    return { group, selected, outcome, verification, keptLogs };
+    const keptLogs = anyFailed ? keepLogs(outcome!.logFiles, path.join(options.logDir, safeLabel(group.label))) : [];
+    return { group, selected, outcome: outcome!, verification, keptLogs };
   }
 }
 

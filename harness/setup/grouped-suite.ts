@@ -1,6 +1,8 @@
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { isRunnable, notRunReason, type MatrixGroup } from '../runs/plan.ts';
+import { planRuns } from './run-plan.ts';
+import { loadTimings, recordTiming, saveTimings, type RunTimings } from './run-timings.ts';
 
 /** The harness's verdict on one row of one group run, in the form every suite family shares. */
 export interface RowOutcome {
@@ -20,6 +22,8 @@ export interface GroupRunResult {
   rows: Map<string, RowOutcome>;
   /** Kept copies of the run's logs when anything failed; named in failure messages. */
   keptLogs: string[];
+  /** Wall time of the client run(s), for the run planner's estimates. */
+  durationMs?: number;
 }
 
 /** What a suite family (core, lifecycle, ...) tells the shared machinery. */
@@ -37,6 +41,11 @@ export interface SuiteFamily<Row extends { id: string }> {
   run(group: MatrixGroup, rows: Row[]): Promise<GroupRunResult>;
   /** Client runs at once. */
   parallelism: number;
+  /**
+   * Whether a group's rows may be split over several concurrent client runs (each with its own
+   * server). False when rows depend on earlier rows of the same run. Default true.
+   */
+  splittable?: boolean;
   /** Bound of one row's test (it waits for its group's run). */
   rowTimeoutMs: number;
 }
@@ -89,14 +98,17 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
 
   // eslint-disable-next-line no-empty-pattern -- vitest requires a destructuring pattern for fixtures
   beforeAll(({}, file) => {
+    const selections: Array<{ group: MatrixGroup; rows: Row[] }> = [];
     for (const child of (file as unknown as SuiteLike).tasks ?? []) {
       const group = byLabel.get(child.name);
       if (!group || !isRunnable(group) || child.type !== 'suite') continue;
       const ids = (child.tasks ?? []).filter((task) => task.type === 'test' && task.mode === 'run').map((task) => task.name);
       const rows = ids.map((id) => byId.get(id)!).filter((row) => family.rowSkip?.(group, row) === undefined);
-      if (rows.length > 0) void scheduler.schedule(group, rows).catch(() => undefined);
+      if (rows.length > 0) selections.push({ group, rows });
     }
+    scheduler.scheduleAll(selections);
   });
+  afterAll(() => scheduler.saveTimings());
 
   for (const group of family.groups) {
     describe(group.label, () => {
@@ -148,27 +160,65 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
   }
 }
 
-/** One run per group (the first selection wins; later calls share it), at most `parallelism` at once. */
+/**
+ * The client runs of the selection (run-plan.ts: a group is one run unless splitting it keeps more
+ * cores busy), started longest first, at most `parallelism` at a time. A group's result is the merge
+ * of its runs; the first selection of a group wins and later calls share it.
+ */
 class GroupScheduler<Row extends { id: string }> {
-  private readonly runs = new Map<string, Promise<GroupRunResult>>();
+  private readonly results = new Map<string, Promise<GroupRunResult>>();
+  private readonly timings: RunTimings;
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly family: SuiteFamily<Row>) {}
+  constructor(private readonly family: SuiteFamily<Row>) {
+    this.timings = loadTimings(family.project);
+  }
+
+  scheduleAll(selections: Array<{ group: MatrixGroup; rows: Row[] }>): void {
+    const fresh = selections.filter(({ group }) => !this.results.has(group.label));
+    const byLabel = new Map(fresh.map((selection) => [selection.group.label, selection.group]));
+    const runs = planRuns(
+      fresh.map(({ group, rows }) => ({ label: group.label, rows: this.inFileOrder(rows), splittable: this.family.splittable !== false })),
+      this.family.parallelism,
+      this.timings,
+    );
+    const started = new Map<string, Array<Promise<GroupRunResult>>>();
+    for (const run of runs) {
+      const group = byLabel.get(run.label)!;
+      const pending = this.limited(() => this.family.run(group, run.rows));
+      started.set(run.label, [...(started.get(run.label) ?? []), pending.then((result) => this.measured(group, run.rows, result, runs))]);
+    }
+    for (const [label, parts] of started) {
+      const merged = Promise.all(parts).then(mergeResults);
+      merged.catch(() => undefined);
+      this.results.set(label, merged);
+    }
+  }
 
   schedule(group: MatrixGroup, rows: Row[]): Promise<GroupRunResult> {
-    let run = this.runs.get(group.label);
-    if (!run) {
-      const wanted = new Set(rows.map((row) => row.id));
-      const selected = this.family.rows.filter((row) => wanted.has(row.id)); // file order
-      run = this.limited(() => this.family.run(group, selected));
-      this.runs.set(group.label, run);
-    }
-    return run;
+    if (!this.results.has(group.label)) this.scheduleAll([{ group, rows }]);
+    return this.results.get(group.label)!;
   }
 
   result(label: string): Promise<GroupRunResult> | undefined {
-    return this.runs.get(label);
+    return this.results.get(label);
+  }
+
+  saveTimings(): void {
+    saveTimings(this.family.project, this.timings);
+  }
+
+  private inFileOrder(rows: Row[]): Row[] {
+    const wanted = new Set(rows.map((row) => row.id));
+    return this.family.rows.filter((row) => wanted.has(row.id));
+  }
+
+  /** Records what a whole-group run cost (a part of a split group says little about the whole). */
+  private measured(group: MatrixGroup, rows: Row[], result: GroupRunResult, runs: Array<{ label: string }>): GroupRunResult {
+    const parts = runs.filter((run) => run.label === group.label).length;
+    if (result.durationMs !== undefined) recordTiming(this.timings, group.label, rows.length * parts, result.durationMs * parts);
+    return result;
   }
 
   private async limited<T>(task: () => Promise<T>): Promise<T> {
@@ -181,4 +231,10 @@ class GroupScheduler<Row extends { id: string }> {
       this.waiting.shift()?.();
     }
   }
+}
+
+function mergeResults(parts: GroupRunResult[]): GroupRunResult {
+  const rows = new Map<string, RowOutcome>();
+  for (const part of parts) for (const [id, outcome] of part.rows) rows.set(id, outcome);
+  return { rows, keptLogs: parts.flatMap((part) => part.keptLogs) };
 }

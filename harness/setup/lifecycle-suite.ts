@@ -7,6 +7,8 @@ import { loadLifecycleScenarioFile } from '../lifecycle/load-lifecycle-scenarios
 import { loadValidators } from '../protocol/load-validators.ts';
 import { LifecycleRunner } from '../runs/lifecycle-runner.ts';
 import { loadAdapters, needsLifecycleCommands, planMatrix } from '../runs/plan.ts';
+import type { AuthMode } from '../config/define-config.ts';
+import { BrokerClient } from './broker-client.ts';
 import { defineGroupedSuite } from './grouped-suite.ts';
 import { defineReceiverProbeSuite } from './receiver-probe-suite.ts';
 
@@ -22,12 +24,13 @@ export async function defineLifecycleSuite(): Promise<void> {
   if (!scenarioPath) throw new Error(`${config.file}: scenarios.lifecycle: expected the lifecycle scenario file path`);
   const file = await loadLifecycleScenarioFile(scenarioPath);
   const adapters = loadAdapters(config);
+  const broker = new BrokerClient(inject('ahpBroker'), 60_000);
+  const trust = (mode: AuthMode) => broker.trust(mode);
   const runner = new LifecycleRunner({
     suite: 'lifecycle',
     schemasDir: config.schemas,
     validators: loadValidators(config.schemas),
-    serverAuth: inject('ahpServerAuth'),
-    clientAuth: inject('ahpClientAuth'),
+    trust,
     watchdogs: config.watchdogs,
     runDir: inject('ahpRunDir'),
     logDir: path.join(config.reports, 'logs'),
@@ -50,8 +53,7 @@ export async function defineLifecycleSuite(): Promise<void> {
     adapters: [...adapters.values()],
     rows: file.scenarios,
     scenarioFile: scenarioPath,
-    serverAuth: inject('ahpServerAuth'),
-    clientAuth: inject('ahpClientAuth'),
+    trust,
     runDir: inject('ahpRunDir'),
   });
 }

@@ -6,18 +6,17 @@
 // stop() and also when the process exits without teardown (Ctrl-C); the run trust (OAuth issuer,
 // PKI, auth settings); and every server process (the supervisors end them if this process dies).
 
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
-import { ensureAlive, ServerStartError, startHttpServer, stopHttpServer, type StartHttpServerOptions } from '../adapters/http-server-pool.ts';
+import { ensureAlive, startHttpServer, stopHttpServer, type StartHttpServerOptions } from '../adapters/http-server-pool.ts';
 import { stopAll } from '../adapters/supervise.ts';
 import type { LoadedAdapter, ServerHandle } from '../adapters/types.ts';
 import { createRunTrust, type RunTrust } from '../auth/run-trust.ts';
 import { AUTH_MODES, type AuthMode } from '../config/define-config.ts';
 import type { ResolvedConfig } from '../config/load-config.ts';
 import { safeLabel, type ProvidedServer } from '../runs/matrix-runner.ts';
-import type { RunFailure } from '../runs/types.ts';
+import { openRunDir } from './run-dir.ts';
+import { startFailure } from './server-broker.ts';
 
 export interface MatrixServers {
   /** By key (`<adapter>/<auth>`): a handle, or why it could not start. Updated in place by restartDead(). */
@@ -47,18 +46,12 @@ export interface StartMatrixServersOptions {
 
 export async function startMatrixServers(options: StartMatrixServersOptions): Promise<MatrixServers> {
   const { config, needed, scenarioFile } = options;
-  const runDir = mkdtempSync(path.join(os.tmpdir(), options.tempPrefix));
-  // Ctrl-C makes vitest exit without running teardown; the temp dir (configs holding credentials, the
-  // PKI's private keys) must not outlive the run then either. The supervisors end the processes.
-  const removeRunDir = (): void => rmSync(runDir, { recursive: true, force: true });
-  process.once('exit', removeRunDir);
-
+  const { path: runDir, remove: removeRunDir } = openRunDir(options.tempPrefix);
   const modes = AUTH_MODES.filter((mode) => config.auth.includes(mode) || needed.some((entry) => entry.auth === mode));
   let trust: RunTrust;
   try {
     trust = await createRunTrust(modes, runDir);
   } catch (error) {
-    process.removeListener('exit', removeRunDir);
     removeRunDir();
     throw error;
   }
@@ -121,25 +114,9 @@ export async function startMatrixServers(options: StartMatrixServersOptions): Pr
       handles.clear();
       await stopAll(1000);
       await trust.close().catch(() => undefined);
-      process.removeListener('exit', removeRunDir);
       removeRunDir();
     },
   };
-}
-
-/** A start error as a fixed-label RunFailure; the server log is kept under `keepDir` and named instead. */
-function startFailure(error: unknown, keepDir: string): RunFailure {
-  if (error instanceof ServerStartError) {
-    let message = error.message;
-    if (existsSync(error.logFile)) {
-      mkdirSync(keepDir, { recursive: true });
-      const kept = path.join(keepDir, 'server.log');
-      cpSync(error.logFile, kept);
-      message = message.split(error.logFile).join(kept);
-    }
-    return { stage: error.stage, kind: error.kind, message };
-  }
-  return { stage: 'startup', kind: 'error', message: `startup: ${(error as Error).message}` };
 }
 
 async function boundedAll(tasks: Array<() => Promise<void>>, limit: number): Promise<void> {

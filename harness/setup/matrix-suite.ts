@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load-config.ts';
 import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
 import { loadAdapters, planMatrix } from '../runs/plan.ts';
 import { MatrixRunner, type GroupRun } from '../runs/matrix-runner.ts';
+import { BrokerClient } from './broker-client.ts';
 import { defineGroupedSuite, type GroupRunResult, type RowOutcome } from './grouped-suite.ts';
 
 /**
@@ -17,16 +18,15 @@ export async function defineMatrixSuite(suite: string): Promise<void> {
   const scenarioPath = config.scenarios[suite];
   if (!scenarioPath) throw new Error(`${config.file}: scenarios.${suite}: expected the ${suite} scenario file path`);
   const scenarioFile = await loadScenarioFile(scenarioPath);
+  // A lease may wait for its server to start and for another run to hand an instance back.
+  const broker = new BrokerClient(inject('ahpBroker'), config.watchdogs.startupMs + config.watchdogs.runMs * 4 + 30_000);
   const runner = new MatrixRunner({
-    scenarios: scenarioFile.scenarios,
     serverScenarioFile: scenarioPath,
     schemasDir: config.schemas,
-    servers: inject('ahpServers'),
-    clientAuth: inject('ahpClientAuth'),
+    servers: broker,
     watchdogs: config.watchdogs,
     runDir: inject('ahpRunDir'),
     logDir: path.join(config.reports, 'logs'),
-    proxyTls: inject('ahpProxyTls'),
   });
   defineGroupedSuite({
     project: suite,
@@ -52,5 +52,5 @@ function coreResult(run: GroupRun): GroupRunResult {
       ...(run.verification.note === undefined ? {} : { note: run.verification.note }),
     });
   }
-  return { rows, keptLogs: run.keptLogs };
+  return { rows, keptLogs: run.keptLogs, durationMs: run.outcome.durationMs };
 }

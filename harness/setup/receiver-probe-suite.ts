@@ -29,8 +29,8 @@ export interface ReceiverProbeSuiteOptions {
   adapters: LoadedAdapter[];
   rows: LifecycleScenario[];
   scenarioFile: string;
-  serverAuth: Partial<Record<AuthMode, ServerAuthSettings>>;
-  clientAuth: Partial<Record<AuthMode, ClientAuthSettings>>;
+  /** Each mode's auth settings, built on first use (the run's server broker). */
+  trust: (mode: AuthMode) => Promise<{ server: ServerAuthSettings; client: ClientAuthSettings }>;
   runDir: string;
 }
 
@@ -56,11 +56,12 @@ export function defineReceiverProbeSuite(options: ReceiverProbeSuiteOptions): vo
           const selected = ((suite as unknown as { tasks?: Array<{ mode: string }> }).tasks ?? []).some((task) => task.mode === 'run');
           if (!selected || unsupported) return;
           results = (async () => {
+            const trust = await options.trust(mode);
             try {
               server = await startHttpServer({
                 adapter,
                 auth: mode,
-                authSettings: { ...options.serverAuth[mode] },
+                authSettings: { ...trust.server },
                 command: adapter.manifest.lifecycleServer,
                 extraConfig: { suite: 'lifecycle', uploadAuth: { token: UPLOAD_TOKEN }, schemaDir: options.config.schemas },
                 requireUploadEndpoint: true,
@@ -73,7 +74,7 @@ export function defineReceiverProbeSuite(options: ReceiverProbeSuiteOptions): vo
               if (error instanceof ServerStartError) return { error: `[${error.stage}/${error.kind}] (server) ${error.message}` };
               throw error;
             }
-            return runReceiverProbes({ endpoint: server.endpoint, uploadEndpoint: server.uploadEndpoint!, clientAuth: options.clientAuth[mode]!, rows: options.rows });
+            return runReceiverProbes({ endpoint: server.endpoint, uploadEndpoint: server.uploadEndpoint!, clientAuth: trust.client, rows: options.rows });
           })();
         });
         afterAll(async () => {
