@@ -4,13 +4,10 @@
 // cleaned up: stdin closed, then SIGTERM, then SIGKILL, each after a grace period.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
 
 import type { AhpChannel, Received } from './channel.ts';
 import { LineQueue } from './ndjson.ts';
-
-const CLEANUP_GRACE_MS = 1_500;
-const READINESS_POLL_MS = 20;
+import { CLEANUP_GRACE_MS, READINESS_POLL_MS, readFreshReadiness, signalChild, stopChild } from './spawned-server.ts';
 
 export interface StdioServerSpec {
   command: string[];
@@ -78,7 +75,7 @@ export class StdioChannel implements AhpChannel {
     if (!spec.readinessFile) return undefined;
 
     while (!done && Date.now() < deadline) {
-      if (await isFreshReadiness(spec.readinessFile, spawnedAt)) return undefined;
+      if ((await readFreshReadiness(spec.readinessFile, spawnedAt)) !== undefined) return undefined;
       await Promise.race([new Promise((resolve) => setTimeout(resolve, READINESS_POLL_MS)), exited]);
     }
     if (this.exitInfo) {
@@ -128,28 +125,11 @@ export class StdioChannel implements AhpChannel {
       this.exitInfo
         ? Promise.resolve(true)
         : Promise.race([this.exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
-    this.child.stdin?.end();
-    if (await waitExit(CLEANUP_GRACE_MS)) return;
-    this.child.kill('SIGTERM');
-    if (await waitExit(CLEANUP_GRACE_MS)) return;
-    this.child.kill('SIGKILL');
-    await waitExit(CLEANUP_GRACE_MS);
+    await stopChild(this.child, waitExit, { group: false, graceMs: CLEANUP_GRACE_MS });
   }
 
   /** Synchronous last resort for process exit paths: SIGKILL if still running. */
   killNow(): void {
-    if (this.child.pid !== undefined && !this.exitInfo) this.child.kill('SIGKILL');
-  }
-}
-
-/** True when the readiness file exists, was written after the spawn, and has the expected shape. */
-async function isFreshReadiness(file: string, spawnedAt: number): Promise<boolean> {
-  try {
-    const info = await stat(file);
-    if (info.mtimeMs < spawnedAt - 5) return false;
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    return typeof parsed.controlEndpoint === 'string' && typeof parsed.pid === 'number';
-  } catch {
-    return false;
+    if (!this.exitInfo) signalChild(this.child, 'SIGKILL', false);
   }
 }
