@@ -14,16 +14,14 @@
 // apply to the transport (stdio with any mode but none).
 
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
-import { AuthConfigError, prepareServerAuth, type ServerAuth } from './auth.ts';
 import { writeJsonAtomic } from './lib/atomic-write.ts';
 import { Barriers } from './lib/barriers.ts';
-import { AdapterConfigError, configPathFromArgs } from './lib/config.ts';
 import { createLog, errorText, keepStdoutForProtocol } from './lib/log.ts';
 import { DEFAULT_SCHEMA_DIR } from './lib/paths.ts';
+import { exitWith, listen, loadConfigOrExit, serverAuthOrExit, serverShutdown } from './lib/process-main.ts';
 import { newAuthStats } from './lib/request-auth.ts';
-import { loadLifecycleServerConfig, type LifecycleServerConfig } from './lib/lifecycle/config.ts';
+import { loadLifecycleServerConfig } from './lib/lifecycle/config.ts';
 import { ContentStore, scopeOfCredential } from './lib/lifecycle/content-store.ts';
 import { createLifecycleControlServer } from './lib/lifecycle/control-server.ts';
 import { createLifecycleEventServer } from './lib/lifecycle/event-http-binding.ts';
@@ -39,56 +37,18 @@ import { loadValidators } from '../../harness/protocol/load-validators.ts';
 /** Bound on holding one intercept reply, and on each control wait. */
 const HOLD_WATCHDOG_MS = 60_000;
 const WAIT_WATCHDOG_MS = 30_000;
-/** How long shutdown may take before the process exits regardless. */
-const SHUTDOWN_GRACE_MS = 2_000;
 
 const log = createLog('lifecycle-server');
 keepStdoutForProtocol();
 
-function fail(code: number, message: string): never {
-  log.error(message);
-  process.exit(code);
-}
-
-function readConfig(): LifecycleServerConfig {
-  try {
-    return loadLifecycleServerConfig(configPathFromArgs(process.argv.slice(2)));
-  } catch (error) {
-    if (error instanceof AdapterConfigError) fail(2, `bad config: ${error.message}`);
-    throw error;
-  }
-}
-
-function prepareAuth(config: LifecycleServerConfig): ServerAuth {
-  try {
-    const plan = prepareServerAuth(config.transport, config.auth);
-    if (plan.kind !== 'supported') fail(3, `refusing to start: ${plan.reason}`);
-    return plan.auth;
-  } catch (error) {
-    if (error instanceof AuthConfigError) fail(2, `bad config: ${error.message}`);
-    throw error;
-  }
-}
-
-function listen(server: Server, scheme: 'http' | 'https' = 'http'): Promise<string> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      const { port } = server.address() as AddressInfo;
-      resolve(`${scheme}://127.0.0.1:${port}`);
-    });
-  });
-}
-
 async function main(): Promise<void> {
-  const config = readConfig();
-  const auth = prepareAuth(config);
+  const config = loadConfigOrExit(log, loadLifecycleServerConfig);
+  const auth = serverAuthOrExit(log, config.transport, config.auth);
   let rows: LifecycleScenario[];
   try {
     rows = loadLifecycleScenarioFileSync(config.scenarioFile).scenarios;
   } catch (error) {
-    fail(2, `bad scenario file: ${errorText(error)}`);
+    exitWith(log, 2, `bad scenario file: ${errorText(error)}`);
   }
   const validators = loadValidators(config.schemaDir ?? DEFAULT_SCHEMA_DIR);
   const script = new ScriptedResponses(rows);
@@ -109,23 +69,10 @@ async function main(): Promise<void> {
   });
 
   const servers: Server[] = [];
-  let closing = false;
-  const shutdown = (code: number, why: string): void => {
-    if (closing) return;
-    closing = true;
-    log.info(`shutting down (${why})`);
-    setTimeout(() => process.exit(code), SHUTDOWN_GRACE_MS).unref();
+  const shutdown = serverShutdown(log, servers, () => {
     releases.closeAll();
     receipts.close();
-    for (const server of servers) {
-      server.close();
-      server.closeAllConnections();
-    }
-    // Let pending stdout writes (stdio replies) drain before exiting.
-    process.stdout.write('', () => process.exit(code));
-  };
-  process.on('SIGTERM', () => shutdown(0, 'SIGTERM'));
-  process.on('SIGINT', () => shutdown(0, 'SIGINT'));
+  });
 
   let stdio: StdioLines | undefined;
   if (config.transport === 'stdio') {
