@@ -38,9 +38,13 @@ import type { ReportRow } from '../../harness/oracle/report-row.ts';
 const log = createLog('lifecycle-client');
 keepStdoutForProtocol();
 
-/** The report as it stands: rows finished so far; whatever is unfinished is failed with a reason when it is written. */
+/**
+ * The report as it stands: rows finished so far. Interrupting seals it — every unfinished row failed
+ * with the reason, later results ignored — so what a signal path writes is what stands.
+ */
 class ReportBook {
   private readonly rows = new Map<string, ReportRow>();
+  private sealed = false;
   receipts: unknown;
 
   constructor(
@@ -49,7 +53,12 @@ class ReportBook {
   ) {}
 
   set(row: ReportRow): void {
-    this.rows.set(row.id, row);
+    if (!this.sealed) this.rows.set(row.id, row);
+  }
+
+  seal(reason: string): void {
+    this.failRemaining(reason);
+    this.sealed = true;
   }
 
   failRemaining(error: string): void {
@@ -60,7 +69,9 @@ class ReportBook {
     return [...this.rows.values()].filter((row) => row.status === 'failed').length;
   }
 
-  async write(): Promise<void> {
+  /** Writes the report; once sealed, only the sealing path (`final`) writes. */
+  async write(final = false): Promise<void> {
+    if (this.sealed && !final) return;
     const results = this.scenarios.map((s) => this.rows.get(s.id) ?? { id: s.id, status: 'failed' as const, actual: null, error: 'not run' });
     await writeJsonAtomic(this.file, { language: ADAPTER_LANGUAGE, results, ...(this.receipts !== undefined ? { receipts: this.receipts } : {}) });
   }
@@ -175,14 +186,14 @@ async function closeTransport(): Promise<void> {
 
 runClientMain(log, main, {
   interrupted: async (signal) => {
-    book?.failRemaining(`interrupted by ${signal}`);
-    await closeTransport();
-    await book?.write();
+    book?.seal(`interrupted by ${signal}`);
+    await closeTransport().catch(() => undefined);
+    await book?.write(true);
   },
   failed: async () => {
-    book?.failRemaining('unexpected client failure');
+    book?.seal('unexpected client failure');
     await closeTransport().catch(() => undefined);
-    await book?.write();
+    await book?.write(true);
   },
   killNow: () => stdioChild?.killNow(),
 });

@@ -112,7 +112,11 @@ export interface ClientExitPaths {
  * failure → 1, and on any exit the spawned server is killed if still there.
  */
 export function runClientMain(log: Log, main: () => Promise<number>, paths: ClientExitPaths): void {
+  // Once a signal is being handled, its path alone decides the exit (main may still be unwinding).
+  let interrupted = false;
   const onSignal = (signal: NodeJS.Signals, code: number): void => {
+    if (interrupted) return;
+    interrupted = true;
     log.error(`interrupted by ${signal}; stopping`);
     setTimeout(() => {
       paths.killNow();
@@ -127,8 +131,11 @@ export function runClientMain(log: Log, main: () => Promise<number>, paths: Clie
   process.on('SIGINT', () => onSignal('SIGINT', 130));
   process.on('exit', () => paths.killNow());
   main().then(
-    (code) => process.exit(code),
+    (code) => {
+      if (!interrupted) process.exit(code);
+    },
     async (error: unknown) => {
+      if (interrupted) return;
       log.error(`failed: ${error instanceof Error ? error.message : String(error)}`);
       await paths.failed().catch(() => undefined);
       process.exit(1);
