@@ -7,10 +7,11 @@
 // Exit codes: 0 when no applicable row failed (unsupported/inapplicable rows are not failures);
 // 1 when one did; 2 on a bad config or scenario file; 130/143 when interrupted.
 
-import { AuthConfigError, prepareClientAuth, type ClientAuth } from './auth.ts';
+import type { ClientAuth } from './auth.ts';
 import { writeJsonAtomic } from './lib/atomic-write.ts';
 import type { AhpChannel } from './lib/channel.ts';
-import { AdapterConfigError, configPathFromArgs, loadClientConfig, readinessFileOf, type ClientConfig } from './lib/config.ts';
+import { loadClientConfig, readinessFileOf, type ClientConfig } from './lib/config.ts';
+import { clientAuthOutcome, loadConfigOrExit, runClientMain } from './lib/process-main.ts';
 import { checkDiscovery } from './lib/discovery.ts';
 import { failedRow, isApplicableFailure, judgeVerdict, type Report, type ReportRow } from '../../harness/oracle/report-row.ts';
 import { createLog, errorText, keepStdoutForProtocol } from './lib/log.ts';
@@ -33,20 +34,8 @@ keepStdoutForProtocol();
 let activeChannel: AhpChannel | undefined;
 let stdioChannel: StdioChannel | undefined;
 
-function readConfig(): ClientConfig {
-  try {
-    return loadClientConfig(configPathFromArgs(process.argv.slice(2)));
-  } catch (error) {
-    if (error instanceof AdapterConfigError) {
-      log.error(`bad config: ${error.message}`);
-      process.exit(2);
-    }
-    throw error;
-  }
-}
-
 async function main(): Promise<number> {
-  const config = readConfig();
+  const config = loadConfigOrExit(log, loadClientConfig);
   log.info(`started ${Math.round(performance.now())} ms after process start`);
   let scenarios: Scenario[];
   try {
@@ -56,21 +45,14 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  let auth: ClientAuth;
-  try {
-    const plan = prepareClientAuth(config.transport, config.auth, config.endpoint);
-    if (plan.kind !== 'supported') {
-      log.info(plan.reason);
-      const rows: ReportRow[] = scenarios.map((s) => ({ id: s.id, status: plan.kind, actual: null, error: plan.reason }));
-      await writeReport(config.reportFile, rows);
-      return 0;
-    }
-    auth = plan.auth;
-  } catch (error) {
-    if (!(error instanceof AuthConfigError)) throw error;
-    log.error(`bad config: ${error.message}`);
-    return 2;
+  const plan = clientAuthOutcome(log, config.transport, config.auth, config.endpoint);
+  if (plan.kind === 'bad-config') return 2;
+  if (plan.kind === 'inapplicable') {
+    const rows: ReportRow[] = scenarios.map((s) => ({ id: s.id, status: plan.kind, actual: null, error: plan.reason }));
+    await writeReport(config.reportFile, rows);
+    return 0;
   }
+  const auth = plan.auth;
 
   const validators = loadValidators(config.schemaDir ?? DEFAULT_SCHEMA_DIR);
   const rows = await runScenarios(config, auth, scenarios, validators);
@@ -142,24 +124,8 @@ async function writeReport(file: string, results: ReportRow[]): Promise<void> {
   await writeJsonAtomic(file, report);
 }
 
-function onSignal(signal: NodeJS.Signals, code: number): void {
-  log.error(`interrupted by ${signal}; stopping`);
-  const channel = activeChannel;
-  setTimeout(() => {
-    stdioChannel?.killNow();
-    process.exit(code);
-  }, 5_000).unref();
-  void (channel ? channel.close() : Promise.resolve()).finally(() => process.exit(code));
-}
-process.on('SIGTERM', () => onSignal('SIGTERM', 143));
-process.on('SIGINT', () => onSignal('SIGINT', 130));
-process.on('exit', () => stdioChannel?.killNow());
-
-main().then(
-  (code) => process.exit(code),
-  async (error: unknown) => {
-    log.error(`failed: ${errorText(error)}`);
-    await activeChannel?.close().catch(() => undefined);
-    process.exit(1);
-  },
-);
+runClientMain(log, main, {
+  interrupted: async () => activeChannel?.close(),
+  failed: async () => activeChannel?.close(),
+  killNow: () => stdioChannel?.killNow(),
+});

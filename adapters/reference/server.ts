@@ -8,12 +8,10 @@
 // does not apply to the transport (stdio with any mode but none).
 
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
-import { AuthConfigError, prepareServerAuth, type ServerAuth } from './auth.ts';
-import { writeJsonAtomic } from './lib/atomic-write.ts';
 import { Barriers } from './lib/barriers.ts';
-import { AdapterConfigError, configPathFromArgs, loadServerConfig, type ServerConfig } from './lib/config.ts';
+import { writeJsonAtomic } from './lib/atomic-write.ts';
+import { loadServerConfig } from './lib/config.ts';
 import { createControlServer } from './lib/control-server.ts';
 import { dispatchText, type ServerState } from './lib/dispatch.ts';
 import { createAhpHttpServer } from './lib/http-binding.ts';
@@ -22,64 +20,27 @@ import { errorEnvelope, INVALID_REQUEST } from './lib/jsonrpc.ts';
 import { createLog, errorText, keepStdoutForProtocol } from './lib/log.ts';
 import { readLines } from './lib/ndjson.ts';
 import { DEFAULT_SCHEMA_DIR } from './lib/paths.ts';
+import { exitWith, listen, loadConfigOrExit, serverAuthOrExit, serverShutdown } from './lib/process-main.ts';
 import type { Scenario } from '../../harness/scenarios/types.ts';
 import { loadScenarioFileSync } from '../../harness/scenarios/load-scenarios.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
 
 const BARRIER_WATCHDOG_MS = 60_000;
-/** How long shutdown may take before the process exits regardless. */
-const SHUTDOWN_GRACE_MS = 2_000;
 
 const log = createLog('server');
 keepStdoutForProtocol();
 
-function fail(code: number, message: string): never {
-  log.error(message);
-  process.exit(code);
-}
-
-function readConfig(): ServerConfig {
-  try {
-    return loadServerConfig(configPathFromArgs(process.argv.slice(2)));
-  } catch (error) {
-    if (error instanceof AdapterConfigError) fail(2, `bad config: ${error.message}`);
-    throw error;
-  }
-}
-
-function prepareAuth(config: ServerConfig): ServerAuth {
-  try {
-    const plan = prepareServerAuth(config.transport, config.auth);
-    if (plan.kind !== 'supported') fail(3, `refusing to start: ${plan.reason}`);
-    return plan.auth;
-  } catch (error) {
-    if (error instanceof AuthConfigError) fail(2, `bad config: ${error.message}`);
-    throw error;
-  }
-}
-
-function listen(server: Server, scheme: 'http' | 'https' = 'http'): Promise<string> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      const { port } = server.address() as AddressInfo;
-      resolve(`${scheme}://127.0.0.1:${port}`);
-    });
-  });
-}
-
 async function main(): Promise<void> {
-  const config = readConfig();
+  const config = loadConfigOrExit(log, loadServerConfig);
 
-  const auth = prepareAuth(config);
+  const auth = serverAuthOrExit(log, config.transport, config.auth);
   const authStats = newAuthStats();
 
   let scenarios: Map<string, Scenario>;
   try {
     scenarios = new Map(loadScenarioFileSync(config.scenarioFile).scenarios.map((row) => [row.id, row]));
   } catch (error) {
-    fail(2, `bad scenario file: ${errorText(error)}`);
+    exitWith(log, 2, `bad scenario file: ${errorText(error)}`);
   }
   const validators = loadValidators(config.schemaDir ?? DEFAULT_SCHEMA_DIR);
 
@@ -94,22 +55,7 @@ async function main(): Promise<void> {
   };
 
   const servers: Server[] = [];
-  let closing = false;
-  const shutdown = (code: number, why: string): void => {
-    if (closing) return;
-    closing = true;
-    log.info(`shutting down (${why})`);
-    setTimeout(() => process.exit(code), SHUTDOWN_GRACE_MS).unref();
-    state.barriers.closeAll();
-    for (const server of servers) {
-      server.close();
-      server.closeAllConnections();
-    }
-    // Let pending stdout writes (stdio replies) drain before exiting.
-    process.stdout.write('', () => process.exit(code));
-  };
-  process.on('SIGTERM', () => shutdown(0, 'SIGTERM'));
-  process.on('SIGINT', () => shutdown(0, 'SIGINT'));
+  const shutdown = serverShutdown(log, servers, () => state.barriers.closeAll());
 
   const control = createControlServer({
     receipts: state.receipts,

@@ -35,7 +35,11 @@ function urlFor(controlEndpoint: string, route: string): URL {
   return new URL(route, base);
 }
 
-async function call(
+/**
+ * One JSON call to a control route (`route` without a leading slash): the parsed body of a 2xx
+ * answer (undefined when empty), else a ControlError. Also what adapters use for routes beyond v1.
+ */
+export async function controlCall(
   controlEndpoint: string,
   method: 'GET' | 'POST',
   route: string,
@@ -88,7 +92,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** GET /health; resolves when the body is `{ready: true}`. */
 export async function health(controlEndpoint: string, options: ControlCallOptions = {}): Promise<void> {
-  const body = await call(controlEndpoint, 'GET', 'health', undefined, options);
+  const body = await controlCall(controlEndpoint, 'GET', 'health', undefined, options);
   if (!isObject(body) || body.ready !== true) {
     throw new ControlError('GET /health', 'invalid', `control: GET /health on ${new URL(controlEndpoint).origin}: field "ready": expected true`);
   }
@@ -96,7 +100,7 @@ export async function health(controlEndpoint: string, options: ControlCallOption
 
 /** GET /receipts; the `requests` array, in arrival order. */
 export async function receipts(controlEndpoint: string, options: ControlCallOptions = {}): Promise<unknown[]> {
-  const body = await call(controlEndpoint, 'GET', 'receipts', undefined, options);
+  const body = await controlCall(controlEndpoint, 'GET', 'receipts', undefined, options);
   if (!isObject(body) || !Array.isArray(body.requests)) {
     throw new ControlError(
       'GET /receipts',
@@ -109,12 +113,12 @@ export async function receipts(controlEndpoint: string, options: ControlCallOpti
 
 /** POST /release {barrier}. */
 export async function release(controlEndpoint: string, barrier: string, options: ControlCallOptions = {}): Promise<void> {
-  await call(controlEndpoint, 'POST', 'release', { barrier }, options);
+  await controlCall(controlEndpoint, 'POST', 'release', { barrier }, options);
 }
 
 /** POST /shutdown. */
 export async function shutdown(controlEndpoint: string, options: ControlCallOptions = {}): Promise<void> {
-  await call(controlEndpoint, 'POST', 'shutdown', {}, options);
+  await controlCall(controlEndpoint, 'POST', 'shutdown', {}, options);
 }
 
 /**

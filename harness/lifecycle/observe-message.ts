@@ -36,14 +36,29 @@ export function withBoundRefs<E extends JsonObject | InterceptEvent>(event: E, b
 export function observeNotificationFor(row: StepScenario, step: ObserveStep, bindings: RefBindings = new Map()): ObserveNotification {
   const request = Object.hasOwn(row.requests, step.key) ? row.requests[step.key] : undefined;
   if (request === undefined) throw new Error(`observe step names request key ${JSON.stringify(step.key)}, which scenario ${row.id} does not have`);
-  const event = cloneJson(request.params.event) as InterceptEvent & JsonObject;
   const id = String(request.id);
   const state = Object.hasOwn(row.expected.states, id) ? row.expected.states[id] : undefined;
-  if (state !== undefined && isJsonObject(event.tool)) event.tool = { ...event.tool, input: cloneJson(state.input) };
-  if (step.items !== undefined) event.items = cloneJson(step.items);
+  return settledObservation(request.params.event, state?.input, step.items, bindings);
+}
+
+/**
+ * The §7.6 notification of `event` once its boundary settled: `tool.input` replaced by `input` when
+ * given, `items` replaced by `items` when given (never added otherwise), aliases rewritten with
+ * `bindings`. What a client sends from its own settled state, and what observeNotificationFor
+ * expects from the row's.
+ */
+export function settledObservation(
+  event: InterceptEvent,
+  input: JsonObject | undefined,
+  items: readonly JsonObject[] | undefined,
+  bindings: RefBindings = new Map(),
+): ObserveNotification {
+  const copy = cloneJson(event) as InterceptEvent & JsonObject;
+  if (input !== undefined && isJsonObject(copy.tool)) copy.tool = { ...copy.tool, input: cloneJson(input) };
+  if (items !== undefined) copy.items = cloneJson(items as JsonObject[]);
   return {
     jsonrpc: '2.0',
     method: 'hooks/observe',
-    params: { protocolVersion: PROTOCOL_VERSION, event: withBoundRefs(event, bindings) },
+    params: { protocolVersion: PROTOCOL_VERSION, event: withBoundRefs(copy, bindings) },
   };
 }

@@ -62,7 +62,8 @@ export function configPathFromArgs(argv: readonly string[]): string {
   throw new AdapterConfigError('missing --config PATH argument');
 }
 
-function readConfigObject(file: string): Record<string, unknown> {
+/** The parsed top-level object of a config file; AdapterConfigError names the file otherwise. */
+export function readConfigObject(file: string): Record<string, unknown> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -79,14 +80,40 @@ function readConfigObject(file: string): Record<string, unknown> {
   return value;
 }
 
-class Fields {
+/** Typed access to a config object's keys; every failure names the file, the key and the expectation. */
+export class Fields {
   constructor(
     private readonly file: string,
     private readonly raw: Record<string, unknown>,
+    /** Names the object these fields belong to inside the file (`upload.`), for messages. */
+    private readonly prefix = '',
   ) {}
 
   fail(key: string, expectation: string): never {
-    throw new AdapterConfigError(`${this.file}: "${key}" ${expectation}`);
+    throw new AdapterConfigError(`${this.file}: "${this.prefix}${key}" ${expectation}`);
+  }
+
+  /** The fields of a nested object `key`; `shape` describes it for the message when it is not one. */
+  nested(key: string, shape: string): Fields {
+    const value = this.raw[key];
+    if (!isObject(value)) this.fail(key, `must be an object ${shape}`);
+    return new Fields(this.file, value, `${this.prefix}${key}.`);
+  }
+
+  has(key: string): boolean {
+    return this.raw[key] !== undefined;
+  }
+
+  string(key: string, expectation = 'must be a non-empty string'): string {
+    const value = this.raw[key];
+    if (typeof value !== 'string' || value === '') this.fail(key, expectation);
+    return value;
+  }
+
+  integer(key: string, min: number): number {
+    const value = this.raw[key];
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) this.fail(key, `must be an integer >= ${min}`);
+    return value;
   }
 
   transport(): Transport {
@@ -115,6 +142,45 @@ class Fields {
     if (!isAuthMode(mode)) this.fail('auth.mode', 'must be one of "none", "bearer", "oauth", "mtls", "workload"');
     return { mode, options, baseDir: path.dirname(this.file) };
   }
+
+  /** An absolute http(s) URL without embedded credentials; `why` says when the key is needed. */
+  httpUrl(key: string, why = ''): string {
+    const value = this.raw[key];
+    if (typeof value !== 'string') this.fail(key, `must be an http(s) URL string${why}`);
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      this.fail(key, 'must be an absolute http(s) URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') this.fail(key, 'must use http: or https:');
+    if (url.username || url.password) this.fail(key, 'must not embed credentials');
+    return value;
+  }
+
+  /** A non-empty argv array (no shell); `why` says when the key is needed. */
+  argv(key: string, why = ''): string[] {
+    const value = this.raw[key];
+    if (!Array.isArray(value) || value.length === 0 || !value.every((part) => typeof part === 'string' && part !== '')) {
+      this.fail(key, `must be a non-empty array of non-empty strings (argv, no shell)${why}`);
+    }
+    return value as string[];
+  }
+
+  /** Optional `{name: positive integer ms}` overrides, restricted to `names`. */
+  watchdogs<K extends string>(names: readonly K[]): Partial<Record<K, number>> {
+    const value = this.raw.watchdogs;
+    const out: Partial<Record<K, number>> = {};
+    if (value === undefined) return out;
+    if (!isObject(value)) this.fail('watchdogs', `must be an object {${names.map((n) => `${n}?`).join(', ')}}`);
+    for (const name of names) {
+      const ms = value[name];
+      if (ms === undefined) continue;
+      if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1) this.fail(`watchdogs.${name}`, 'must be a positive integer (milliseconds)');
+      out[name] = ms;
+    }
+    return out;
+  }
 }
 
 export function loadServerConfig(file: string): ServerConfig {
@@ -139,40 +205,15 @@ export function loadClientConfig(file: string): ClientConfig {
     scenarioFile: fields.path('scenarioFile'),
     reportFile: fields.path('reportFile'),
     auth: fields.auth(),
-    watchdogs: {},
+    watchdogs: fields.watchdogs(WATCHDOG_KEYS),
   };
   const schemaDir = fields.optionalPath('schemaDir');
   if (schemaDir) config.schemaDir = schemaDir;
 
-  if (raw.watchdogs !== undefined) {
-    const watchdogs = raw.watchdogs;
-    if (!isObject(watchdogs)) fields.fail('watchdogs', 'must be an object {startupMs?, discoveryMs?, requestMs?}');
-    for (const key of WATCHDOG_KEYS) {
-      const value = watchdogs[key];
-      if (value === undefined) continue;
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) fields.fail(`watchdogs.${key}`, 'must be a positive integer (milliseconds)');
-      config.watchdogs[key] = value;
-    }
-  }
-
   if (config.transport === 'http') {
-    const endpoint = raw.endpoint;
-    if (typeof endpoint !== 'string') fields.fail('endpoint', 'must be an http(s) URL string for transport "http"');
-    let url: URL;
-    try {
-      url = new URL(endpoint);
-    } catch {
-      fields.fail('endpoint', 'must be an absolute http(s) URL');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') fields.fail('endpoint', 'must use http: or https:');
-    if (url.username || url.password) fields.fail('endpoint', 'must not embed credentials');
-    config.endpoint = endpoint;
+    config.endpoint = fields.httpUrl('endpoint', ' for transport "http"');
   } else {
-    const command = raw.serverCommand;
-    if (!Array.isArray(command) || command.length === 0 || !command.every((part) => typeof part === 'string' && part !== '')) {
-      fields.fail('serverCommand', 'must be a non-empty array of non-empty strings (argv, no shell) for transport "stdio"');
-    }
-    config.serverCommand = command as string[];
+    config.serverCommand = fields.argv('serverCommand', ' for transport "stdio"');
     config.serverConfig = fields.path('serverConfig');
     config.serverCwd = fields.optionalPath('serverCwd') ?? process.cwd();
   }

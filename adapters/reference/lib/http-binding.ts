@@ -19,6 +19,7 @@ import type { ServerAuth } from '../auth.ts';
 import { capabilitiesBody, dispatchText, type EntryPoint, type ServerState } from './dispatch.ts';
 import { isJsonContentType, readBody, sendJson, sendJsonText } from '../../../harness/http/json-body.ts';
 import { errorEnvelope, INVALID_REQUEST } from './jsonrpc.ts';
+import type { Log } from './log.ts';
 import { checkRequestAuth, type AuthStats } from './request-auth.ts';
 
 export interface AhpHttpServer {
@@ -27,9 +28,23 @@ export interface AhpHttpServer {
 }
 
 export function createAhpHttpServer(state: ServerState, auth: ServerAuth, stats: AuthStats): AhpHttpServer {
+  return createEventServer(auth, stats, state.log, (request, response) => handle(request, response, state, auth, stats));
+}
+
+/**
+ * The event endpoint's listener: plain HTTP, or under mtls HTTPS that refuses any client whose
+ * certificate the configured CA does not verify (counted in `stats.tlsRejections`). A handler that
+ * throws gets a 500; authentication is the handler's job (checkRequestAuth).
+ */
+export function createEventServer(
+  auth: ServerAuth,
+  stats: AuthStats,
+  log: Log,
+  handler: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+): AhpHttpServer {
   const listener = (request: IncomingMessage, response: ServerResponse): void => {
-    handle(request, response, state, auth, stats).catch((error: unknown) => {
-      state.log.error(`unexpected failure handling ${request.method} request: ${error instanceof Error ? error.message : String(error)}`);
+    handler(request, response).catch((error: unknown) => {
+      log.error(`unexpected failure handling ${request.method} request: ${error instanceof Error ? error.message : String(error)}`);
       sendJson(response, 500, { error: 'internal error' });
     });
   };
@@ -40,9 +55,22 @@ export function createAhpHttpServer(state: ServerState, auth: ServerAuth, stats:
   );
   server.on('tlsClientError', (error: NodeJS.ErrnoException) => {
     stats.tlsRejections++;
-    state.log.info(`refused a TLS handshake (${error.code ?? 'tls error'})`);
+    log.info(`refused a TLS handshake (${error.code ?? 'tls error'})`);
   });
   return { server: server as unknown as Server, scheme: 'https' };
+}
+
+/** Endpoint authentication of one request; on refusal the 401/403 is already sent and false returned. */
+export async function authorise(request: IncomingMessage, response: ServerResponse, auth: ServerAuth, stats: AuthStats, log: Log): Promise<boolean> {
+  const authorised = await checkRequestAuth(auth, request);
+  if (authorised.ok) return true;
+  stats.authRejections++;
+  request.resume();
+  log.info(`refused ${request.method ?? 'GET'} ${new URL(request.url ?? '/', 'http://ahp').pathname}: ${authorised.status} (${authorised.reason})`);
+  const headers: Record<string, string> = { connection: 'close' };
+  if (authorised.challenge) headers['www-authenticate'] = authorised.challenge;
+  sendJson(response, authorised.status, { error: authorised.status === 401 ? 'unauthorized' : 'forbidden', reason: authorised.reason }, headers);
+  return false;
 }
 
 async function handle(request: IncomingMessage, response: ServerResponse, state: ServerState, auth: ServerAuth, stats: AuthStats): Promise<void> {
@@ -53,15 +81,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, state:
     return sendJson(response, 404, { error: 'not found' });
   }
 
-  const authorised = await checkRequestAuth(auth, request);
-  if (!authorised.ok) {
-    stats.authRejections++;
-    request.resume();
-    state.log.info(`refused ${method} ${pathname}: ${authorised.status} (${authorised.reason})`);
-    const headers: Record<string, string> = { connection: 'close' };
-    if (authorised.challenge) headers['www-authenticate'] = authorised.challenge;
-    return sendJson(response, authorised.status, { error: authorised.status === 401 ? 'unauthorized' : 'forbidden', reason: authorised.reason }, headers);
-  }
+  if (!(await authorise(request, response, auth, stats, state.log))) return;
 
   if (pathname === '/capabilities' && method === 'GET') {
     request.resume();

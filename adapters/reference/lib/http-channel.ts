@@ -1,11 +1,12 @@
-// The client's HTTP binding: undici with its own Agent (closed at the end), redirects never
+// The client's HTTP binding: undici with its own Agent (destroyed at the end), redirects never
 // followed (undici's request() does not follow them; a 3xx is just a non-200 status), a wall-clock
-// watchdog per request and a bounded response body. Credentials (lib/client-credentials.ts) are
+// watchdog per request and a bounded response body. `notify` delivers a hooks/observe notification
+// (lifecycle clients): any 2xx is delivery, and a body, if any, is never read as a decision. Credentials (lib/client-credentials.ts) are
 // attached only here, only to the event endpoint's own routes; mtls puts the client certificate and
 // the trusted CA on the Agent's TLS connections. A refused credential (401/403) or a failed handshake
 // is a transport failure: the row fails, it never counts as an expected error.
 
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 
 import { endpointRoutes, type EndpointRoutes } from '../../../harness/http/endpoint-routes.ts';
 import type { AhpChannel, Received } from './channel.ts';
@@ -35,11 +36,26 @@ export class HttpChannel implements AhpChannel {
     return this.send('POST', this.routes.intercept, JSON.stringify(message), timeoutMs);
   }
 
-  async close(): Promise<void> {
-    await this.agent.close().catch(() => undefined);
+  /** POSTs a notification to `/observe` beside the endpoint; an observer's reply body is discarded unread. */
+  async notify(message: unknown, timeoutMs: number): Promise<{ ok: true } | { ok: false; error: string }> {
+    const sent = await this.request('POST', this.routes.observe, JSON.stringify(message), timeoutMs);
+    if (!sent.ok) return sent;
+    await sent.response.body.dump().catch(() => undefined);
+    const status = sent.response.statusCode;
+    return status >= 200 && status < 300 ? { ok: true } : { ok: false, error: `transport: HTTP status ${status}` };
   }
 
-  private async send(method: 'GET' | 'POST', url: string, body: string | undefined, timeoutMs: number): Promise<Received> {
+  /** Ends every connection, also requests still in flight (a held intercept nobody awaits any more). */
+  async close(): Promise<void> {
+    await this.agent.destroy().catch(() => undefined);
+  }
+
+  private async request(
+    method: 'GET' | 'POST',
+    url: string,
+    body: string | undefined,
+    timeoutMs: number,
+  ): Promise<{ ok: true; response: Dispatcher.ResponseData; signal: AbortSignal } | { ok: false; error: string }> {
     const signal = AbortSignal.timeout(timeoutMs);
     const credential = await this.credentials.headers();
     if (!credential.ok) return { ok: false, error: credential.error };
@@ -55,6 +71,17 @@ export class HttpChannel implements AhpChannel {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
+      return { ok: true, response, signal };
+    } catch (error) {
+      return { ok: false, error: failureLabel(error, signal, timeoutMs) };
+    }
+  }
+
+  private async send(method: 'GET' | 'POST', url: string, body: string | undefined, timeoutMs: number): Promise<Received> {
+    const sent = await this.request(method, url, body, timeoutMs);
+    if (!sent.ok) return sent;
+    const { response, signal } = sent;
+    try {
       if (response.statusCode !== 200) {
         await response.body.dump().catch(() => undefined);
         return { ok: false, error: `transport: HTTP status ${response.statusCode}` };
@@ -81,9 +108,13 @@ export class HttpChannel implements AhpChannel {
         return { ok: false, error: 'transport: malformed JSON body' };
       }
     } catch (error) {
-      if (signal.aborted) return { ok: false, error: `transport: timeout after ${timeoutMs} ms` };
-      const code = (error as { code?: unknown }).code;
-      return { ok: false, error: typeof code === 'string' ? `transport: connection failed (${code})` : 'transport: connection failed' };
+      return { ok: false, error: failureLabel(error, signal, timeoutMs) };
     }
   }
+}
+
+function failureLabel(error: unknown, signal: AbortSignal, timeoutMs: number): string {
+  if (signal.aborted) return `transport: timeout after ${timeoutMs} ms`;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `transport: connection failed (${code})` : 'transport: connection failed';
 }

@@ -3,14 +3,9 @@
 // discovery timeout), then exchanges one NDJSON line per request. The spawned process is always
 // cleaned up: stdin closed, then SIGTERM, then SIGKILL, each after a grace period.
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
-
 import type { AhpChannel, Received } from './channel.ts';
 import { LineQueue } from './ndjson.ts';
-
-const CLEANUP_GRACE_MS = 1_500;
-const READINESS_POLL_MS = 20;
+import { SpawnedServer } from './spawned-server.ts';
 
 export interface StdioServerSpec {
   command: string[];
@@ -22,38 +17,18 @@ export interface StdioServerSpec {
 }
 
 export class StdioChannel implements AhpChannel {
-  private readonly child: ChildProcess;
+  private readonly server: SpawnedServer;
   private readonly lines: LineQueue;
-  private readonly exited: Promise<void>;
-  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  private spawnError: string | undefined;
   /** Once set, the stream can no longer be trusted and every exchange fails with this label. */
   private broken: string | undefined;
   private closing: Promise<void> | undefined;
-  private readonly spawnedAt = Date.now();
 
   private constructor(private readonly spec: StdioServerSpec) {
-    const [file, ...args] = spec.command;
-    this.child = spawn(file!, [...args, '--config', spec.serverConfig], {
-      cwd: spec.cwd,
-      stdio: ['pipe', 'pipe', 'inherit'],
-      shell: false,
-    });
-    this.exited = new Promise((resolve) => {
-      this.child.once('exit', (code, signal) => {
-        this.exitInfo = { code, signal };
-        resolve();
-      });
-      this.child.once('error', (error: NodeJS.ErrnoException) => {
-        this.spawnError = error.code ?? 'error';
-        // 'exit' does not follow a failed spawn.
-        if (this.child.pid === undefined) resolve();
-      });
-    });
-    this.child.stdin!.on('error', () => {
+    this.server = new SpawnedServer({ command: spec.command, cwd: spec.cwd, serverConfig: spec.serverConfig, group: false });
+    this.server.child.stdin!.on('error', () => {
       this.broken ??= 'transport: server stdin closed';
     });
-    this.lines = new LineQueue(this.child.stdout!);
+    this.lines = new LineQueue(this.server.child.stdout!);
   }
 
   /** Spawns the server process (synchronously, so callers can always clean it up). */
@@ -66,25 +41,8 @@ export class StdioChannel implements AhpChannel {
    * the config names none, the process has started. Returns a fixed failure label otherwise.
    */
   async waitReady(): Promise<string | undefined> {
-    const { spec, spawnedAt } = this;
-    const deadline = spawnedAt + spec.startupTimeoutMs;
-    let done = false;
-    const exited = this.exited.then(() => {
-      done = true;
-    });
-    const spawned = new Promise<void>((resolve) => this.child.once('spawn', () => resolve()));
-    await Promise.race([spawned, exited]);
-    if (this.spawnError && this.child.pid === undefined) return `spawn: server command failed to start (${this.spawnError})`;
-    if (!spec.readinessFile) return undefined;
-
-    while (!done && Date.now() < deadline) {
-      if (await isFreshReadiness(spec.readinessFile, spawnedAt)) return undefined;
-      await Promise.race([new Promise((resolve) => setTimeout(resolve, READINESS_POLL_MS)), exited]);
-    }
-    if (this.exitInfo) {
-      return `spawn: server exited before it was ready (${this.exitInfo.signal ?? `code ${this.exitInfo.code}`})`;
-    }
-    return `spawn: server not ready within ${spec.startupTimeoutMs} ms`;
+    const ready = await this.server.waitReady(this.spec.readinessFile, this.spec.startupTimeoutMs);
+    return ready.ok ? undefined : ready.error;
   }
 
   discover(timeoutMs: number): Promise<Received> {
@@ -93,7 +51,7 @@ export class StdioChannel implements AhpChannel {
 
   async exchange(message: unknown, timeoutMs: number): Promise<Received> {
     if (this.broken) return { ok: false, error: this.broken };
-    const stdin = this.child.stdin!;
+    const stdin = this.server.child.stdin!;
     if (stdin.destroyed || !stdin.writable) return { ok: false, error: (this.broken = 'transport: server stdin closed') };
     stdin.write(`${JSON.stringify(message)}\n`);
     const next = await this.lines.next(timeoutMs);
@@ -123,33 +81,11 @@ export class StdioChannel implements AhpChannel {
 
   private async stop(): Promise<void> {
     this.broken ??= 'transport: channel closed';
-    if (this.child.pid === undefined) return;
-    const waitExit = (ms: number): Promise<boolean> =>
-      this.exitInfo
-        ? Promise.resolve(true)
-        : Promise.race([this.exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
-    this.child.stdin?.end();
-    if (await waitExit(CLEANUP_GRACE_MS)) return;
-    this.child.kill('SIGTERM');
-    if (await waitExit(CLEANUP_GRACE_MS)) return;
-    this.child.kill('SIGKILL');
-    await waitExit(CLEANUP_GRACE_MS);
+    await this.server.stop();
   }
 
   /** Synchronous last resort for process exit paths: SIGKILL if still running. */
   killNow(): void {
-    if (this.child.pid !== undefined && !this.exitInfo) this.child.kill('SIGKILL');
-  }
-}
-
-/** True when the readiness file exists, was written after the spawn, and has the expected shape. */
-async function isFreshReadiness(file: string, spawnedAt: number): Promise<boolean> {
-  try {
-    const info = await stat(file);
-    if (info.mtimeMs < spawnedAt - 5) return false;
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    return typeof parsed.controlEndpoint === 'string' && typeof parsed.pid === 'number';
-  } catch {
-    return false;
+    this.server.killNow();
   }
 }

@@ -1,0 +1,59 @@
+// The lifecycle receiver's stdio binding: one compact JSON message per line on stdin and stdout,
+// stdout carrying nothing but protocol lines. Lines are handled concurrently — observations, new
+// requests and duplicate attempts arrive while earlier intercepts are held — and every write is one
+// whole line, so writes never interleave (`writeLine` resolves once the line is flushed).
+//
+// An invalid or unresolvable hooks/observe line is fatal (a notification has no id to answer an
+// error to, LIFECYCLE-RULES §3): `onFatal` ends the receiver. Other refused lines get a JSON-RPC error.
+
+import type { Readable, Writable } from 'node:stream';
+
+import { isJsonObject } from '../../../../harness/protocol/json.ts';
+import { errorEnvelope, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, replyId } from '../jsonrpc.ts';
+import type { Log } from '../log.ts';
+import { readLines } from '../ndjson.ts';
+import type { LifecycleReceiver } from './receiver.ts';
+
+export interface StdioLines {
+  writeLine(text: string): Promise<void>;
+}
+
+export function serveLifecycleStdio(
+  receiver: LifecycleReceiver,
+  input: Readable,
+  output: Writable,
+  log: Log,
+  handlers: { onEnd: () => void; onFatal: (reason: string) => void },
+): StdioLines {
+  const writeLine = (text: string): Promise<void> =>
+    new Promise((resolve) => {
+      output.write(`${text}\n`, () => resolve());
+    });
+  const fail = (error: unknown): void => log.error(`unexpected failure handling a stdio line: ${error instanceof Error ? error.message : String(error)}`);
+
+  readLines(input, (event) => {
+    if (event.kind === 'end') return handlers.onEnd();
+    if (event.kind === 'overflow') return void writeLine(errorEnvelope(null, INVALID_REQUEST, 'Invalid Request: line exceeds the maximum message size'));
+    if (event.line.trim() === '') return;
+    let message: unknown;
+    try {
+      message = JSON.parse(event.line);
+    } catch {
+      return void writeLine(errorEnvelope(null, PARSE_ERROR, 'Parse error: the line is not valid JSON'));
+    }
+    if (!isJsonObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
+      return void writeLine(errorEnvelope(replyId(message), INVALID_REQUEST, 'Invalid Request: expected one JSON-RPC 2.0 message object'));
+    }
+    if (message.method === 'hooks/intercept') {
+      return void receiver.intercept(message).then((reply) => writeLine(reply.body), fail);
+    }
+    if (message.method === 'hooks/observe') {
+      const observed = receiver.observe(message);
+      if (!observed.ok) return handlers.onFatal(`hooks/observe line refused (${observed.status}: ${observed.reason})`);
+      if (observed.unsolicited !== undefined) void writeLine(observed.unsolicited);
+      return;
+    }
+    if (message.id !== undefined) void writeLine(errorEnvelope(replyId(message), METHOD_NOT_FOUND, 'Method not found: this receiver takes hooks/intercept and hooks/observe'));
+  });
+  return { writeLine };
+}

@@ -1,0 +1,119 @@
+// The reference adapter's lifecycle server (receiver): replays a lifecycle scenario file's scripted
+// responses with held, released intercepts, records receiver-origin receipts, accepts hooks/observe
+// notifications and raw content uploads, and answers the lifecycle control endpoints (README.md,
+// LIFECYCLE-RULES §3).
+//
+//   node --import tsx lifecycle-server.ts --config /abs/server-config.json
+//
+// Listeners, all on 127.0.0.1 port 0: event (HTTP transport only; event auth; HTTPS under mtls),
+// control (plain HTTP, unauthenticated), upload (plain HTTP, the independent `uploadAuth.token`).
+// The readiness file {endpoint, controlEndpoint, uploadEndpoint, pid} is written atomically once all
+// of them listen. Exit codes: 0 after /shutdown, SIGTERM/SIGINT or (stdio) end of stdin; 1 on an
+// unexpected failure or an invalid observation line over stdio; 2 on a bad config (including an
+// unknown or unimplemented `suite` and a bad `auth`) or scenario file; 3 when the auth mode does not
+// apply to the transport (stdio with any mode but none).
+
+import type { Server } from 'node:http';
+
+import { writeJsonAtomic } from './lib/atomic-write.ts';
+import { Barriers } from './lib/barriers.ts';
+import { createLog, errorText, keepStdoutForProtocol } from './lib/log.ts';
+import { DEFAULT_SCHEMA_DIR } from './lib/paths.ts';
+import { exitWith, listen, loadConfigOrExit, serverAuthOrExit, serverShutdown } from './lib/process-main.ts';
+import { newAuthStats } from './lib/request-auth.ts';
+import { loadLifecycleServerConfig } from './lib/lifecycle/config.ts';
+import { ContentStore, scopeOfCredential } from './lib/lifecycle/content-store.ts';
+import { createLifecycleControlServer } from './lib/lifecycle/control-server.ts';
+import { createLifecycleEventServer } from './lib/lifecycle/event-http-binding.ts';
+import { ReceiptLog } from './lib/lifecycle/receipt-log.ts';
+import { LifecycleReceiver } from './lib/lifecycle/receiver.ts';
+import { ScriptedResponses } from './lib/lifecycle/scripted-responses.ts';
+import { serveLifecycleStdio, type StdioLines } from './lib/lifecycle/stdio-binding.ts';
+import { createUploadReceiver, UPLOAD_PATH } from './lib/lifecycle/upload-receiver.ts';
+import { loadLifecycleScenarioFileSync } from '../../harness/lifecycle/load-lifecycle-scenarios.ts';
+import type { LifecycleScenario } from '../../harness/lifecycle/scenario-types.ts';
+import { loadValidators } from '../../harness/protocol/load-validators.ts';
+
+/** Bound on holding one intercept reply, and on each control wait. */
+const HOLD_WATCHDOG_MS = 60_000;
+const WAIT_WATCHDOG_MS = 30_000;
+
+const log = createLog('lifecycle-server');
+keepStdoutForProtocol();
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit(log, loadLifecycleServerConfig);
+  const auth = serverAuthOrExit(log, config.transport, config.auth);
+  let rows: LifecycleScenario[];
+  try {
+    rows = loadLifecycleScenarioFileSync(config.scenarioFile).scenarios;
+  } catch (error) {
+    exitWith(log, 2, `bad scenario file: ${errorText(error)}`);
+  }
+  const validators = loadValidators(config.schemaDir ?? DEFAULT_SCHEMA_DIR);
+  const script = new ScriptedResponses(rows);
+  for (const id of script.duplicateIds) log.error(`request id ${id} appears in more than one row; the first row's responses are used`);
+
+  const receipts = new ReceiptLog();
+  const releases = new Barriers();
+  const content = new ContentStore();
+  const receiver = new LifecycleReceiver({
+    script,
+    receipts,
+    releases,
+    content,
+    contentScope: scopeOfCredential(config.uploadAuth.token),
+    validators,
+    holdWatchdogMs: HOLD_WATCHDOG_MS,
+    log,
+  });
+
+  const servers: Server[] = [];
+  const shutdown = serverShutdown(log, servers, () => {
+    releases.closeAll();
+    receipts.close();
+  });
+
+  let stdio: StdioLines | undefined;
+  if (config.transport === 'stdio') {
+    process.stdout.on('error', (error) => shutdown(1, `stdout failed (${errorText(error)})`));
+    stdio = serveLifecycleStdio(receiver, process.stdin, process.stdout, log, {
+      onEnd: () => shutdown(0, 'end of stdin'),
+      onFatal: (reason) => shutdown(1, `fatal: ${reason}`),
+    });
+  }
+  const emitLine = stdio?.writeLine;
+
+  const control = createLifecycleControlServer({
+    receipts,
+    releases,
+    waitWatchdogMs: WAIT_WATCHDOG_MS,
+    emit: emitLine === undefined ? undefined : (frame) => emitLine(JSON.stringify(frame)),
+    checkEmitted: (frame) => {
+      const check = validators.interceptResponse(frame);
+      return check.valid ? undefined : check.errors[0];
+    },
+    log,
+    shutdown: () => shutdown(0, 'POST /shutdown'),
+  });
+  servers.push(control);
+  const upload = createUploadReceiver({ content, receipts, token: config.uploadAuth.token, log });
+  servers.push(upload);
+
+  const controlEndpoint = await listen(control);
+  const uploadEndpoint = `${await listen(upload)}${UPLOAD_PATH}`;
+  let endpoint: string | null = null;
+  if (config.transport === 'http') {
+    const events = createLifecycleEventServer(receiver, auth, newAuthStats(), log);
+    servers.push(events.server);
+    endpoint = await listen(events.server, events.scheme);
+  }
+
+  await writeJsonAtomic(config.readinessFile, { endpoint, controlEndpoint, uploadEndpoint, pid: process.pid });
+  log.info(`ready over ${config.transport} ${Math.round(performance.now())} ms after process start (${rows.length} rows)`);
+}
+
+main().catch((error: unknown) => {
+  log.error(`failed: ${errorText(error)}`);
+  process.exit(1);
+});
