@@ -159,8 +159,11 @@ export interface StopHttpServerOptions {
   keepWorkDir?: boolean;
 }
 
-/** POST /shutdown, wait (bounded) for the exit, then kill the tree; removes the temp dir. Never throws. */
-export async function stopHttpServer(handle: ServerHandle, options: StopHttpServerOptions = {}): Promise<void> {
+/**
+ * POST /shutdown, wait (bounded) for the exit, then kill the tree; removes the temp dir. Never throws.
+ * Resolves with how many escaped descendants the server left running (killed by its supervisor).
+ */
+export async function stopHttpServer(handle: ServerHandle, options: StopHttpServerOptions = {}): Promise<{ leftovers: number }> {
   const shutdownMs = options.shutdownMs ?? 3000;
   const entry = running.get(handle.workDir);
   running.delete(handle.workDir);
@@ -172,11 +175,13 @@ export async function stopHttpServer(handle: ServerHandle, options: StopHttpServ
       if (entry) await Promise.race([entry.process.exited, new Promise((resolve) => setTimeout(resolve, remaining).unref())]);
       else await waitGroupGone(handle.pid, remaining);
     }
-    if (entry) await entry.process.stop(options.graceMs ?? 1000);
-    else {
-      // Not started by this process (a handle provided from elsewhere): kill its group directly.
-      killGroup(handle.pid, 'SIGKILL');
+    if (entry) {
+      await entry.process.stop(options.graceMs ?? 1000);
+      return { leftovers: (entry.process.exit ?? (await entry.process.exited)).leftovers ?? 0 };
     }
+    // Not started by this process (a handle provided from elsewhere): kill its group directly.
+    killGroup(handle.pid, 'SIGKILL');
+    return { leftovers: 0 };
   } finally {
     if (!options.keepWorkDir) rmSync(handle.workDir, { recursive: true, force: true });
   }

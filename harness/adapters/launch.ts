@@ -3,6 +3,7 @@
 // worker that called launch) dies, even by SIGKILL (the supervisor sees its stdin close).
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
@@ -35,6 +36,11 @@ export interface ProcessExit {
   /** Exit code, null when killed by a signal (a signal exit is never reported as 0). */
   code: number | null;
   signal: string | null;
+  /**
+   * Descendants that had left the process group and were still running after it ended (and after a
+   * short grace): the supervisor killed them. A process that leaves one behind is at fault.
+   */
+  leftovers?: number;
 }
 
 export interface LaunchedProcess {
@@ -67,7 +73,7 @@ export class SpawnError extends Error {
 type StatusEvent =
   | { event: 'started'; pid: number }
   | { event: 'spawn-error'; code: string; message: string }
-  | { event: 'exit'; code: number | null; signal: string | null };
+  | { event: 'exit'; code: number | null; signal: string | null; leftovers?: number };
 
 const DEFAULT_GRACE_MS = 2000;
 
@@ -125,7 +131,7 @@ export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
       } else if (event.event === 'spawn-error') {
         onSpawnError?.(new SpawnError(file, spec.cwd, event.code, event.message));
       } else if (event.event === 'exit') {
-        reportedExit = { code: event.code, signal: event.signal };
+        reportedExit = { code: event.code, signal: event.signal, ...(typeof event.leftovers === 'number' && event.leftovers > 0 ? { leftovers: event.leftovers } : {}) };
       }
     }
   });
@@ -190,6 +196,7 @@ export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
       stderrFile: spec.stderrFile,
       passStdout: spec.passStdout ?? false,
       graceMs,
+      tag: randomBytes(12).toString('hex'),
     })}\n`,
   );
 

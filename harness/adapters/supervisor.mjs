@@ -18,6 +18,12 @@
 // leader dying first does not cut short the others' cleanup). When the group leader exits by itself,
 // anything left in its group is SIGKILLed at once. The exit is reported only once the group is empty.
 // A signal exit is reported as {code:null, signal}, never as 0.
+//
+// Escapes: a descendant may leave the group (setsid, its own `detached` spawn) and outlive it. Every
+// process the child starts inherits its environment, which carries `AHP_SUPERVISED_TAG=<spec.tag>`;
+// once the group is empty, tagged processes still alive get `escapeGraceMs` to end on their own (a
+// server finishing after its stdin closed), then they and their groups are SIGKILLed and counted in
+// the exit report: `{"event":"exit", ..., "leftovers": N}`.
 
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
@@ -77,6 +83,51 @@ function groupAlive() {
   return false;
 }
 
+/** Live (non-zombie) pids whose environment carries our tag. */
+function taggedPids(tag) {
+  if (!tag) return [];
+  const needle = `AHP_SUPERVISED_TAG=${tag}`;
+  let entries;
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const found = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state === 'Z' || state === 'X') continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(needle)) found.push(Number(entry));
+    } catch {
+      // exited meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** Waits (bounded) for tagged escapees to end by themselves, then kills what is left; returns how many. */
+async function endEscapes(tag, graceMs) {
+  const deadline = Date.now() + graceMs;
+  let alive = taggedPids(tag);
+  while (alive.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    alive = taggedPids(tag);
+  }
+  for (const pid of alive) {
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // not a group leader, or gone
+      }
+    }
+  }
+  return alive.length;
+}
+
 let graceDeadline = 0;
 function terminate(graceMs) {
   if (!child) {
@@ -110,7 +161,8 @@ function start(spec) {
 
   const [file, ...args] = spec.command;
   try {
-    child = spawn(file, args, { cwd: spec.cwd, env: spec.env, stdio, detached: true, windowsHide: true });
+    const env = spec.tag ? { ...spec.env, AHP_SUPERVISED_TAG: spec.tag } : spec.env;
+    child = spawn(file, args, { cwd: spec.cwd, env, stdio, detached: true, windowsHide: true });
   } catch (error) {
     status({ event: 'spawn-error', code: error.code ?? 'ESPAWN', message: error.message });
     process.exit(1);
@@ -130,17 +182,21 @@ function start(spec) {
     if (terminating) killGroup('SIGTERM');
   });
   child.once('exit', (code, signal) => {
-    const report = () => {
+    let reporting = false;
+    const report = async () => {
+      if (reporting) return;
+      reporting = true;
       killGroup('SIGKILL'); // leftovers of the group (grandchildren)
       if (killTimer) clearTimeout(killTimer);
+      const leftovers = await endEscapes(spec.tag, spec.escapeGraceMs ?? spec.graceMs ?? 1000);
       if (!reported) {
         reported = true;
-        status({ event: 'exit', code: signal ? null : code, signal: signal ?? null });
+        status({ event: 'exit', code: signal ? null : code, signal: signal ?? null, leftovers });
       }
       process.exit(0);
     };
     if (!terminating) {
-      report(); // exited by itself: nothing else of the group may outlive it
+      void report(); // exited by itself: nothing else of the group may outlive it
       return;
     }
     // Being terminated: the rest of the group keeps its grace period (e.g. a relay stopping its
@@ -148,13 +204,13 @@ function start(spec) {
     const poll = setInterval(() => {
       if (!groupAlive()) {
         clearInterval(poll);
-        report();
+        void report();
       }
     }, 20);
     if (killTimer) clearTimeout(killTimer);
     killTimer = setTimeout(() => {
       clearInterval(poll);
-      report();
+      void report();
     }, Math.max(0, graceDeadline - Date.now()));
   });
 }

@@ -243,6 +243,9 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
   if (!timedOut && exit.signal !== null) {
     fail('run', 'signal', `${who}: the client was killed by ${exit.signal}; see ${files.clientLog}`);
   }
+  if ((exit.leftovers ?? 0) > 0) {
+    fail('run', 'leftover-process', `${who}: the client left ${exit.leftovers} process(es) running after it exited (outside its process group); the harness killed them; see ${files.clientLog}`);
+  }
 
   // ----- stdio evidence: every server process the client started (failures before the report's) -------
   let receipts: unknown[] | undefined;

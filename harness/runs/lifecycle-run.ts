@@ -229,8 +229,16 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
     return outcome({ report, receipts, exitCode: exit.code, signal: exit.signal, timedOut });
   } finally {
     await clientProcess?.stop(graceMs);
-    if (httpServer) await stopHttpServer(httpServer, { graceMs, keepWorkDir: true });
-    else for (const problem of await reapStdioServer(files, graceMs)) fail('run', 'cleanup', problem, 'client');
+    const clientLeftovers = clientProcess ? (clientProcess.exit ?? (await clientProcess.exited)).leftovers ?? 0 : 0;
+    if (clientLeftovers > 0) {
+      fail('run', 'leftover-process', `${who}: the client left ${clientLeftovers} process(es) running after it exited (outside its process group); the harness killed them`, 'client');
+    }
+    if (httpServer) {
+      const { leftovers } = await stopHttpServer(httpServer, { graceMs, keepWorkDir: true });
+      if (leftovers > 0) fail('run', 'leftover-process', `server "${server.name}" left ${leftovers} process(es) running after it shut down; the harness killed them; see ${httpServer.logFile}`, 'server');
+    } else {
+      for (const problem of await reapStdioServer(files, graceMs)) fail('run', 'cleanup', problem, 'client');
+    }
   }
 }
 

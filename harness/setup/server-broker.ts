@@ -135,7 +135,7 @@ export class ServerBroker {
 
   /** Stops every server of `adapterName` (watch mode: its files changed); the next lease starts fresh ones. */
   async restartAdapter(adapterName: string): Promise<void> {
-    const stops: Array<Promise<void>> = [];
+    const stops: Array<Promise<unknown>> = [];
     for (const mode of AUTH_MODES) {
       const key = `${adapterName}/${mode}`;
       this.failures.delete(key);

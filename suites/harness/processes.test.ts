@@ -199,6 +199,20 @@ describe('launch (supervisor)', () => {
     expect(pidGone(p.pid)).toBe(true);
   });
 
+  test('a descendant that left the group is found by its inherited tag, killed, and counted', async () => {
+    const pidFile = path.join(tmp, 'escapee.pid');
+    const p = await launch({ command: [process.execPath, path.join(FIXTURES, 'process-escapee', 'escapee.mjs'), pidFile], cwd: tmp, graceMs: 200 });
+    const exit = await p.exited;
+    const escapee = Number(readFileSync(pidFile, 'utf8'));
+    expect(exit).toEqual({ code: 0, signal: null, leftovers: 1 });
+    expect(await waitPidGone(escapee, 2000)).toBe(true);
+  });
+
+  test('a tree that ends by itself reports no leftovers', async () => {
+    const p = await launch({ command: [process.execPath, '-e', 'process.exit(0)'], cwd: tmp });
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+  });
+
   // A vitest worker that dies: SIGKILL runs no hook at all (the supervisor sees its stdin close);
   // SIGINT / SIGTERM go through the installed handlers (stop all, then re-raise).
   test.each(['SIGKILL', 'SIGINT', 'SIGTERM'] as const)(

@@ -1,9 +1,9 @@
 // The lifecycle receiver's HTTP event listener (HTTP transport only; HTTPS under mtls):
 //   POST /intercept  a hooks/intercept request → 200 with the scripted response once released;
 //                    400 invalid or unknown id, 409 unknown body ref, 503/504 hold ended unreleased
-//   POST /observe    a hooks/observe notification → 202 with an empty body (the one
-//                    `settled-observer-effects-ignored` observation: 200 with the unsolicited
-//                    intercept-shaped deny clients must ignore); 400 invalid, 409 unknown body ref
+//   POST /observe    a hooks/observe notification of a scenario's event → 200 with the unsolicited
+//                    intercept-shaped deny clients must ignore; of any other event (the receiver
+//                    probes') → 202 with an empty body; 400 invalid, 409 unknown body ref
 // Event authentication (lib/request-auth.ts) runs first on both routes, so a refused request is
 // never recorded.
 

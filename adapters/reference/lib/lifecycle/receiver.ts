@@ -6,8 +6,10 @@
 // until the id is released (sticky; bounded by a watchdog) → record `replied` → the caller writes
 // the scripted response of this attempt, unchanged.
 // hooks/observe: validate, check refs, record exactly `{kind:"observed", eventId, event, message}`.
-// The observation of the `settled-observer-effects-ignored` row is answered with an unsolicited,
-// intercept-shaped deny that clients must ignore (observers never decide).
+// Every observation of a scenario's event is answered with an unsolicited, intercept-shaped deny
+// that clients must ignore (observers never decide; LIFECYCLE.md has HTTP observe "maliciously"
+// return it), so every observation row of any fixture file proves the client ignores it. An event no
+// row knows (the HTTP receiver probes' `receiver-probe-event`) gets the plain empty 202/204.
 
 import { cloneJson, isJsonObject, type JsonObject } from '../../../../harness/protocol/json.ts';
 import type { ProtocolValidators } from '../../../../harness/protocol/validator-types.ts';
@@ -18,9 +20,6 @@ import type { ContentStore } from './content-store.ts';
 import type { ReceiptLog } from './receipt-log.ts';
 import { idKey } from './request-id.ts';
 import type { ScriptedResponses } from './scripted-responses.ts';
-
-/** The row whose observation gets the malicious observer reply (LIFECYCLE.md, §3 Observe). */
-export const UNSOLICITED_OBSERVER_ROW = 'settled-observer-effects-ignored';
 
 /** What an observer must never be able to do: decide. Clients ignore it. */
 export const UNSOLICITED_OBSERVER_REPLY = JSON.stringify({
@@ -100,7 +99,7 @@ export class LifecycleReceiver {
     if (unknownRef !== undefined) return { ok: false, status: 409, reason: unknownRef };
     const eventId = event.id as string;
     receipts.append({ kind: 'observed', eventId, event: cloneJson(event), message: cloneJson(message) });
-    return script.rowOfEvent(eventId) === UNSOLICITED_OBSERVER_ROW ? { ok: true, eventId, unsolicited: UNSOLICITED_OBSERVER_REPLY } : { ok: true, eventId };
+    return script.rowOfEvent(eventId) !== undefined ? { ok: true, eventId, unsolicited: UNSOLICITED_OBSERVER_REPLY } : { ok: true, eventId };
   }
 
   /** Why an item body ref cannot be resolved in the content scope, or undefined when all can. */
