@@ -43,6 +43,13 @@ export interface UserConfig {
   parallelism?: number;
   /** Directory for reports/<project>.json, the matrix summary and kept logs (default `reports`). */
   reports?: string;
+  /**
+   * A known-failure baseline file (JSON): `{version: 1, entries: [{group, id, reason, project?}]}`.
+   * A listed row that fails is an expected failure; a listed row that passes fails the run as stale.
+   */
+  baseline?: string;
+  /** Blind mode: clients get decoy expectations and opaque ids (also `AHP_BLIND=1`). */
+  blind?: boolean;
 }
 
 /** Identity helper that gives `adapters.config.ts` type checking and editor completion. */

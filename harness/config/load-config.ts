@@ -50,6 +50,10 @@ export interface ResolvedConfig {
   parallelism: number;
   /** Directory for matrix reports and kept logs of failed runs. */
   reports: string;
+  /** Absolute known-failure baseline file (harness/baseline/), or null. */
+  baseline: string | null;
+  /** Blind mode (harness/runs/blind.ts): config `blind`, overridden by AHP_BLIND. */
+  blind: boolean;
 }
 
 export interface LoadConfigOptions {
@@ -83,6 +87,8 @@ export const CONFIG_KEYS = [
   'watchdogs',
   'parallelism',
   'reports',
+  'baseline',
+  'blind',
 ] as const;
 
 const ADAPTER_KEYS = ['name', 'cwd', 'adapterFile'] as const;
@@ -102,11 +108,11 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
   const chosen = options.file ?? nonEmpty(env.AHP_CONFIG) ?? path.join(projectRoot(), 'adapters.config.ts');
   const file = path.resolve(process.cwd(), chosen);
   const raw = await readConfigValue(file);
-  return resolveConfig(raw, file);
+  return resolveConfig(raw, file, env);
 }
 
 /** Validates an already-loaded config value as if it came from `file`, and resolves it. */
-export async function resolveConfig(raw: unknown, file: string): Promise<ResolvedConfig> {
+export async function resolveConfig(raw: unknown, file: string, env: NodeJS.ProcessEnv = process.env): Promise<ResolvedConfig> {
   const dir = path.dirname(file);
   const v = new FieldValidator(file);
   const config = v.object(raw, '', 'a config object (see defineConfig in harness/config/define-config.ts)');
@@ -197,7 +203,14 @@ export async function resolveConfig(raw: unknown, file: string): Promise<Resolve
 
   const reports =
     config.reports === undefined ? path.join(projectRoot(), 'reports') : path.resolve(dir, v.string(config.reports, 'reports'));
-  return { file, dir, schemas, scenarios, adapters, transports, auth, pairings, watchdogs, parallelism, reports };
+  const baseline = config.baseline === undefined || config.baseline === null ? null : path.resolve(dir, v.string(config.baseline, 'baseline'));
+  let blind = false;
+  if (config.blind !== undefined) {
+    if (typeof config.blind !== 'boolean') v.fail('blind', `expected true or false, got ${describeValue(config.blind)}`);
+    blind = config.blind as boolean;
+  }
+  if (nonEmpty(env.AHP_BLIND) !== undefined) blind = env.AHP_BLIND !== '0';
+  return { file, dir, schemas, scenarios, adapters, transports, auth, pairings, watchdogs, parallelism, reports, baseline, blind };
 }
 
 async function readConfigValue(file: string): Promise<unknown> {

@@ -4,9 +4,13 @@ import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { loadConfig } from '../config/load-config.ts';
 import type { MatrixRowMeta } from '../setup/grouped-suite.ts';
 import type { ReceiverProbeMeta } from '../setup/receiver-probe-suite.ts';
+import type { BaselineMeta } from '../baseline/apply-baseline.ts';
+import { updatingBaseline } from '../baseline/baseline.ts';
+import { rewriteBaseline, staleWildcardEntries } from '../baseline/rewrite.ts';
 
 type GroupStatus = 'passed' | 'failed' | 'skipped' | 'inapplicable' | 'unsupported';
-type Verdict = 'passed' | 'failed' | 'skipped';
+/** `expected-failure`: a failing row the known-failure baseline lists (it does not fail the run). */
+type Verdict = 'passed' | 'failed' | 'skipped' | 'expected-failure';
 
 interface RowReport {
   id: string;
@@ -16,6 +20,8 @@ interface RowReport {
   adapterStatus: string;
   errors: string[];
   skipReason?: string;
+  /** The baseline's reason, for an expected failure. */
+  reason?: string;
 }
 
 interface GroupReport {
@@ -39,6 +45,7 @@ interface ProbeReport {
   label: string;
   status: Verdict;
   error?: string;
+  reason?: string;
 }
 
 /**
@@ -50,31 +57,56 @@ interface ProbeReport {
  */
 export default class MatrixReporter implements Reporter {
   private vitest: Vitest | undefined;
+  /** Rows the baseline touched, and failing rows it did not: for wildcard staleness and update runs. */
+  private baselineSeen: SeenRow[] = [];
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    this.baselineSeen = [];
     const groupsByProject = new Map<string, Map<string, GroupReport>>();
     const probesByProject = new Map<string, ProbeReport[]>();
     for (const module of testModules) {
       for (const testCase of module.children.allTests()) {
         const state = testCase.result().state;
         if (state === 'pending') continue; // not selected in this run
-        const verdict: Verdict = state === 'passed' ? 'passed' : state === 'failed' ? 'failed' : 'skipped';
+        const raw: Verdict = state === 'passed' ? 'passed' : state === 'failed' ? 'failed' : 'skipped';
         const row = testCase.meta().ahpMatrix as MatrixRowMeta | undefined;
-        if (row) addRow(groupsByProject, testCase.project.name, row, verdict);
         const probe = testCase.meta().ahpProbe as ReceiverProbeMeta | undefined;
+        const listed = testCase.meta().ahpBaseline as BaselineMeta | undefined;
+        const verdict: Verdict = listed?.state?.state === 'expected-failure' && raw === 'skipped' ? 'expected-failure' : raw;
+        if (row) addRow(groupsByProject, testCase.project.name, row, verdict);
         if (probe) addProbe(probesByProject, testCase, probe, verdict);
+        if (listed && (listed.state !== undefined || raw === 'failed')) this.baselineSeen.push({ ...listed, verdict });
       }
     }
     const projects = new Set([...groupsByProject.keys(), ...probesByProject.keys()]);
-    if (projects.size === 0) return;
-    const { reports } = await loadConfig();
+    const config = await loadConfig();
     for (const project of projects) {
-      this.write(reports, project, [...(groupsByProject.get(project)?.values() ?? [])], probesByProject.get(project) ?? []);
+      this.write(config.reports, project, [...(groupsByProject.get(project)?.values() ?? [])], probesByProject.get(project) ?? []);
     }
+    if (config.baseline !== null) this.finishBaseline(config.baseline, [...new Set(testModules.map((module) => module.project.name))]);
+  }
+
+  /**
+   * Wildcard entries are stale when every row they list that ran passed; an update run rewrites the
+   * file from what ran (harness/baseline/rewrite.ts). A stale entry fails the run.
+   */
+  private finishBaseline(file: string, projectsRun: string[]): void {
+    const log = (text: string): void => (this.vitest?.logger ? this.vitest.logger.log(text) : void process.stdout.write(`${text}\n`));
+    if (updatingBaseline()) {
+      const summary = rewriteBaseline(file, projectsRun, this.baselineSeen);
+      log(`\nbaseline ${file} rewritten: ${summary.kept} entr${summary.kept === 1 ? 'y' : 'ies'} kept, ${summary.added} added, ${summary.removed} removed`);
+      return;
+    }
+    const stale = staleWildcardEntries(this.baselineSeen);
+    if (stale.length === 0) return;
+    for (const entry of stale) {
+      log(`\nstale baseline entry: ${JSON.stringify(entry)} lists rows that all passed in this run — remove it from the baseline ${file}, or run \`npm run baseline\``);
+    }
+    process.exitCode = 1;
   }
 
   private write(dir: string, project: string, groups: GroupReport[], probes: ProbeReport[]): void {
@@ -91,6 +123,8 @@ export default class MatrixReporter implements Reporter {
   }
 }
 
+type SeenRow = BaselineMeta & { verdict: Verdict };
+
 function addRow(byProject: Map<string, Map<string, GroupReport>>, project: string, meta: MatrixRowMeta, verdict: Verdict): void {
   const groups = byProject.get(project) ?? new Map<string, GroupReport>();
   byProject.set(project, groups);
@@ -105,6 +139,7 @@ function addRow(byProject: Map<string, Map<string, GroupReport>>, project: strin
     adapterStatus: meta.adapterStatus,
     errors: meta.errors,
     ...(meta.skipReason === undefined ? {} : { skipReason: meta.skipReason }),
+    ...(meta.baseline?.state === 'expected-failure' ? { reason: meta.baseline.reason } : {}),
   });
   if (meta.evidenceNote !== undefined) {
     group.evidence = 'receipts-only';
@@ -119,7 +154,15 @@ function addProbe(byProject: Map<string, ProbeReport[]>, testCase: TestCase, met
   const probes = byProject.get(meta.project) ?? [];
   byProject.set(meta.project, probes);
   const error = testCase.result().errors?.[0]?.message;
-  probes.push({ server: meta.server, auth: meta.auth, probe: meta.probe, label: meta.label, status: verdict, ...(verdict === 'failed' && error ? { error: firstProblemLine(error) } : {}) });
+  probes.push({
+    server: meta.server,
+    auth: meta.auth,
+    probe: meta.probe,
+    label: meta.label,
+    status: verdict,
+    ...(verdict === 'failed' && error ? { error: firstProblemLine(error) } : {}),
+    ...(verdict === 'expected-failure' ? { reason: meta.baseline!.reason } : {}),
+  });
 }
 
 /** The probe's own problem line (`<label>: expected …`), not the test-name header above it. */
@@ -136,7 +179,7 @@ function newGroup(meta: MatrixRowMeta): GroupReport {
     status: 'passed',
     errors: [],
     results: [],
-    counts: { passed: 0, failed: 0, skipped: 0 },
+    counts: { passed: 0, failed: 0, skipped: 0, 'expected-failure': 0 },
   };
 }
 
@@ -159,7 +202,7 @@ function coreJson(groups: GroupReport[]): unknown {
       }),
       ...(group.evidence ? { evidence: group.evidence } : {}),
       ...(group.notes ? { notes: group.notes } : {}),
-      results: group.results.map(({ id, expected, actual, status, adapterStatus }) => ({ id, expected, actual, status, adapterStatus })),
+      results: group.results.map(({ id, expected, actual, status, adapterStatus, reason }) => ({ id, expected, actual, status, adapterStatus, ...(reason ? { reason } : {}) })),
     })),
   };
 }
@@ -194,8 +237,8 @@ function familyJson(project: string, groups: GroupReport[], probes: ProbeReport[
         passed: group.status === 'passed' && ownProbes.every((probe) => probe.status !== 'failed'),
         scenarios: group.results
           .filter((row) => !inapplicable.includes(row))
-          .map(({ id, status, adapterStatus, expected, actual, errors }) => ({ id, status, adapterStatus, expected, actual, errors })),
-        receiverProbes: ownProbes.map(({ probe, label, status, error }) => ({ probe, label, status, ...(error ? { error } : {}) })),
+          .map(({ id, status, adapterStatus, expected, actual, errors, reason }) => ({ id, status, adapterStatus, expected, actual, errors, ...(reason ? { reason } : {}) })),
+        receiverProbes: ownProbes.map(({ probe, label, status, error, reason }) => ({ probe, label, status, ...(error ? { error } : {}), ...(reason ? { reason } : {}) })),
         errors: group.errors,
         diagnostics: group.notes ?? [],
         inapplicable: inapplicable.map((row) => ({ id: row.id, status: 'inapplicable', transport: group.transport, reason: row.skipReason ?? 'inapplicable' })),
@@ -207,7 +250,7 @@ function familyJson(project: string, groups: GroupReport[], probes: ProbeReport[
 
 function groupStatus(group: GroupReport): GroupStatus {
   if (group.counts.failed > 0) return 'failed';
-  if (group.counts.passed > 0) return 'passed';
+  if (group.counts.passed > 0 || group.counts['expected-failure'] > 0) return 'passed';
   if (group.results.every((row) => row.adapterStatus === 'inapplicable')) return 'inapplicable';
   if (group.results.every((row) => row.adapterStatus === 'unsupported')) return 'unsupported';
   return 'skipped';
@@ -223,10 +266,11 @@ function renderMarkdown(project: string, groups: GroupReport[], probes: ProbeRep
   const lines = [
     `## ${project} matrix`,
     '',
-    '| server → client | transport | auth | status | passed | failed | skipped |',
-    '| --- | --- | --- | --- | ---: | ---: | ---: |',
+    '| server → client | transport | auth | status | passed | failed | expected failures | skipped |',
+    '| --- | --- | --- | --- | ---: | ---: | ---: | ---: |',
     ...groups.map(
-      (g) => `| ${g.server} → ${g.client} | ${g.transport} | ${g.auth} | ${g.status} | ${g.counts.passed} | ${g.counts.failed} | ${g.counts.skipped} |`,
+      (g) =>
+        `| ${g.server} → ${g.client} | ${g.transport} | ${g.auth} | ${g.status} | ${g.counts.passed} | ${g.counts.failed} | ${g.counts['expected-failure']} | ${g.counts.skipped} |`,
     ),
     '',
   ];

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
+import { applyBaseline, type BaselineState } from '../baseline/apply-baseline.ts';
+import type { Baseline } from '../baseline/baseline.ts';
 import { isRunnable, notRunReason, type MatrixGroup } from '../runs/plan.ts';
 import { planRuns } from './run-plan.ts';
 import { loadTimings, recordTiming, saveTimings, type RunTimings } from './run-timings.ts';
@@ -48,6 +50,8 @@ export interface SuiteFamily<Row extends { id: string }> {
   splittable?: boolean;
   /** Bound of one row's test (it waits for its group's run). */
   rowTimeoutMs: number;
+  /** The known-failure baseline (harness/baseline/), when the config names one. */
+  baseline?: Baseline;
 }
 
 /** What each matrix test records for the reporters (vitest task meta is serialised to them). */
@@ -70,6 +74,8 @@ export interface MatrixRowMeta {
   skipReason?: string;
   /** Why this row's evidence is reduced (e.g. receipts only), when it is; also a test annotation. */
   evidenceNote?: string;
+  /** What the known-failure baseline made of this row, when it lists it (or an update run recorded it). */
+  baseline?: BaselineState;
 }
 
 declare module 'vitest' {
@@ -149,6 +155,16 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
           context.skip(outcome.reason);
           return;
         }
+        const listed = { project: family.project, group: group.label, id };
+        context.task.meta.ahpBaseline = { ...listed };
+        const judged = applyBaseline(family.baseline, listed, outcome.verdict === 'failed');
+        if (judged.action !== 'as-is') meta.baseline = context.task.meta.ahpBaseline.state = judged.state;
+        if (judged.action === 'expected-failure') {
+          await context.annotate(judged.note, 'notice');
+          context.skip(`${judged.note}\n${outcome.reason}`);
+          return;
+        }
+        if (judged.action === 'stale') expect.fail(`${group.label} › ${id}\n${judged.message}`);
         if (outcome.verdict === 'failed') {
           const logs = run.keptLogs.length > 0 ? `\nlogs: ${run.keptLogs.join(', ')}` : '';
           const noted = outcome.note !== undefined ? `\nnote: ${outcome.note}` : '';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { inject } from 'vitest';
 
+import { baselineFor } from '../baseline/configured-rows.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { inapplicabilityReason } from '../lifecycle/applicability.ts';
 import { loadLifecycleScenarioFile } from '../lifecycle/load-lifecycle-scenarios.ts';
@@ -46,6 +47,7 @@ export async function defineLifecycleSuite(): Promise<void> {
     expectedOf: (row) => row.expected,
     run: (group, rows) => runner.run(group, rows),
     parallelism: config.parallelism,
+    baseline: await baselineFor(config),
     rowTimeoutMs: config.watchdogs.startupMs * 2 + config.watchdogs.runMs * 2 + 30_000,
   });
   defineReceiverProbeSuite({
@@ -55,5 +57,6 @@ export async function defineLifecycleSuite(): Promise<void> {
     scenarioFile: scenarioPath,
     trust,
     runDir: inject('ahpRunDir'),
+    baseline: await baselineFor(config),
   });
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { inject } from 'vitest';
 
+import { baselineFor } from '../baseline/configured-rows.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
 import { loadAdapters, planMatrix } from '../runs/plan.ts';
@@ -35,6 +36,7 @@ export async function defineMatrixSuite(suite: string): Promise<void> {
     expectedOf: (scenario) => scenario.expected ?? { expectError: true },
     run: async (group, rows) => coreResult(await runner.run(group, rows)),
     parallelism: config.parallelism,
+    baseline: await baselineFor(config),
     rowTimeoutMs: config.watchdogs.startupMs + config.watchdogs.runMs * 2 + 30_000,
   });
 }

@@ -1,4 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+
+import type { BaselineState } from '../baseline/apply-baseline.ts';
+import type { Baseline } from '../baseline/baseline.ts';
+import { finishTest } from '../baseline/finish-test.ts';
 
 import { startHttpServer, stopHttpServer, ServerStartError } from '../adapters/http-server-pool.ts';
 import type { LoadedAdapter, ServerHandle } from '../adapters/types.ts';
@@ -16,6 +20,8 @@ export interface ReceiverProbeMeta {
   auth: string;
   probe: string;
   label: string;
+  /** What the known-failure baseline made of this probe, when it lists it. */
+  baseline?: BaselineState;
 }
 
 declare module 'vitest' {
@@ -32,6 +38,7 @@ export interface ReceiverProbeSuiteOptions {
   /** Each mode's auth settings, built on first use (the run's server broker). */
   trust: (mode: AuthMode) => Promise<{ server: ServerAuthSettings; client: ClientAuthSettings }>;
   runDir: string;
+  baseline?: Baseline;
 }
 
 /**
@@ -88,10 +95,15 @@ export function defineReceiverProbeSuite(options: ReceiverProbeSuiteOptions): vo
             return;
           }
           const outcome = await results!;
-          if ('error' in outcome) expect.fail(`${label} › receiver/${name}\nthe probe server could not start:\n  ${outcome.error}`);
           const problem = (outcome as ReceiverProbeResults)[name];
-          if (problem !== undefined) expect.fail(`${label} › receiver/${name}\nserver fault: server "${adapter.name}": ${problem}`);
-          expect(problem).toBeUndefined();
+          const failure =
+            'error' in outcome
+              ? `${label} › receiver/${name}\nthe probe server could not start:\n  ${outcome.error}`
+              : problem !== undefined
+                ? `${label} › receiver/${name}\nserver fault: server "${adapter.name}": ${problem}`
+                : undefined;
+          const state = await finishTest(context, options.baseline, { project: 'lifecycle', group: label, id: `receiver/${name}` }, failure);
+          if (state) context.task.meta.ahpProbe!.baseline = state;
         });
       });
     }

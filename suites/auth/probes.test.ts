@@ -3,9 +3,11 @@
 // `<server> <mode>/<case>`, one test per endpoint, so `-t 'bearer/duplicate'` picks a family.
 // Tests run in file order, one after another: receipts are diffed around each probe.
 
-import { describe, expect, inject, test } from 'vitest';
+import { describe, inject, test } from 'vitest';
 
 import { planAuthProbes, PROBE_ENDPOINTS, probeCases, probeScenario, ProbeSession, type ProbeTarget } from '../../harness/auth/probes.ts';
+import { baselineFor } from '../../harness/baseline/configured-rows.ts';
+import { finishTest } from '../../harness/baseline/finish-test.ts';
 import { loadConfig } from '../../harness/config/load-config.ts';
 import { loadAdapters } from '../../harness/runs/plan.ts';
 import { loadScenarioFile } from '../../harness/scenarios/load-scenarios.ts';
@@ -14,6 +16,7 @@ const config = await loadConfig();
 const scenarioPath = config.scenarios.core!;
 const scenario = probeScenario(await loadScenarioFile(scenarioPath), scenarioPath);
 const targets = planAuthProbes(config, loadAdapters(config));
+const baseline = await baselineFor(config);
 const servers = inject('ahpAuthServers');
 const trust = inject('ahpAuthTrust');
 
@@ -37,7 +40,7 @@ for (const target of targets) {
           return;
         }
         const problems = await sessionFor(target).run(probe, endpoint);
-        if (problems.length > 0) expect.fail(`${label} › ${endpoint}\n${problems.join('\n')}`);
+        await finishTest(context, baseline, { project: 'auth', group: label, id: endpoint }, problems.length > 0 ? `${label} › ${endpoint}\n${problems.join('\n')}` : undefined);
       });
     });
   }

@@ -50,7 +50,7 @@ describe('loadConfig: the default config', () => {
       file: path.join(root, 'adapters.config.ts'),
       dir: root,
       schemas: path.join(root, 'schemas'),
-      scenarios: { core: path.join(root, 'fixtures', 'scenarios.json') },
+      scenarios: { core: path.join(root, 'fixtures', 'scenarios.json'), lifecycle: path.join(root, 'fixtures', 'lifecycle-scenarios.json') },
       adapters: [
         {
           name: 'reference',
@@ -64,6 +64,8 @@ describe('loadConfig: the default config', () => {
       watchdogs: { startupMs: 20_000, runMs: 120_000 },
       parallelism: 2,
       reports: path.join(root, 'reports'),
+      baseline: null,
+      blind: false,
     });
   });
 
@@ -94,6 +96,8 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       watchdogs: { runMs: 5000 },
       parallelism: 4,
       reports: '../out',
+      baseline: null,
+      blind: false,
     });
     const config = await loadConfig({ env: { AHP_CONFIG: file } });
     const conf = path.join(tmp, 'conf');
@@ -116,6 +120,8 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       watchdogs: { startupMs: 20_000, runMs: 5000 },
       parallelism: 4,
       reports: path.join(tmp, 'out'),
+      baseline: null,
+      blind: false,
     });
   });
 
@@ -127,7 +133,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       file,
       dir: tmp,
       schemas: path.join(root, 'schemas'),
-      scenarios: { core: path.join(root, 'fixtures', 'scenarios.json') },
+      scenarios: { core: path.join(root, 'fixtures', 'scenarios.json'), lifecycle: path.join(root, 'fixtures', 'lifecycle-scenarios.json') },
       adapters: [],
       transports: ['http', 'stdio'],
       auth: ['none'],
@@ -135,6 +141,8 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       watchdogs: { startupMs: 20_000, runMs: 120_000 },
       parallelism: 2,
       reports: path.join(root, 'reports'),
+      baseline: null,
+      blind: false,
     });
   });
 

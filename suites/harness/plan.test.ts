@@ -40,6 +40,8 @@ function config(overrides: Partial<ResolvedConfig> = {}): ResolvedConfig {
     watchdogs: { startupMs: 1000, runMs: 1000 },
     parallelism: 2,
     reports: '/cfg/reports',
+    baseline: null,
+    blind: false,
     ...overrides,
   };
 }

@@ -39,6 +39,8 @@ export interface ChildConfig {
   parallelism?: number;
   /** Rows of fixtures/scenarios.json to use (default: SELFTEST_SCENARIO_IDS). */
   scenarioIds?: readonly string[];
+  /** A known-failure baseline file (absolute). */
+  baseline?: string;
 }
 
 export interface ChildRunDirs {

@@ -1,0 +1,56 @@
+import { planAuthProbes, PROBE_ENDPOINTS, probeCases } from '../auth/probes.ts';
+import type { ResolvedConfig } from '../config/load-config.ts';
+import { loadLifecycleScenarioFile } from '../lifecycle/load-lifecycle-scenarios.ts';
+import { RECEIVER_PROBES } from '../lifecycle/receiver-probes.ts';
+import { loadAdapters, needsLifecycleCommands, planMatrix } from '../runs/plan.ts';
+import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
+import { Baseline, BaselineError, loadBaseline, type BaselineRow } from './baseline.ts';
+
+/**
+ * Every test row the configuration defines, over every family a baseline can name (core, lifecycle
+ * with its receiver probes, auth), so an entry that names none of them is an error in any project.
+ */
+export async function configuredRows(config: ResolvedConfig): Promise<BaselineRow[]> {
+  const adapters = loadAdapters(config);
+  const rows: BaselineRow[] = [];
+  if (config.scenarios.core) {
+    const ids = (await loadScenarioFile(config.scenarios.core)).scenarios.map((s) => s.id);
+    for (const group of planMatrix(config, adapters)) for (const id of ids) rows.push({ project: 'core', group: group.label, id });
+    for (const target of planAuthProbes(config, adapters)) {
+      for (const probe of probeCases(target.mode)) {
+        for (const endpoint of PROBE_ENDPOINTS) rows.push({ project: 'auth', group: `${target.server.name} ${target.mode}/${probe.name}`, id: endpoint });
+      }
+    }
+  }
+  if (config.scenarios.lifecycle) {
+    const ids = (await loadLifecycleScenarioFile(config.scenarios.lifecycle)).scenarios.map((s) => s.id);
+    for (const group of planMatrix(config, adapters, needsLifecycleCommands)) for (const id of ids) rows.push({ project: 'lifecycle', group: group.label, id });
+    if (config.transports.includes('http')) {
+      for (const adapter of adapters.values()) {
+        if (!adapter.manifest.lifecycleServer) continue;
+        for (const mode of config.auth) for (const probe of RECEIVER_PROBES) rows.push({ project: 'lifecycle', group: `${adapter.name} ${mode}`, id: `receiver/${probe.name}` });
+      }
+    }
+  }
+  return rows;
+}
+
+const cache = new Map<string, Promise<Baseline | undefined>>();
+
+/** The configured baseline, validated against every configured row (once per process); undefined without one. */
+export function baselineFor(config: ResolvedConfig): Promise<Baseline | undefined> {
+  if (config.baseline === null) return Promise.resolve(undefined);
+  const file = config.baseline;
+  let loaded = cache.get(file);
+  if (!loaded) {
+    loaded = (async () => {
+      const baseline = loadBaseline(file);
+      if (baseline.entries.length > 0) baseline.checkCoverage(await configuredRows(config));
+      return baseline;
+    })();
+    cache.set(file, loaded);
+  }
+  return loaded;
+}
+
+export { BaselineError };
