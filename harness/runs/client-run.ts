@@ -129,7 +129,7 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
   });
 
   // ----- files -----------------------------------------------------------------------------------
-  writeFileSync(files.scenarioFile, serializeScenarioFile({ version: 1, scenarios: spec.scenarios }));
+  writeFileSync(files.scenarioFile, serializeScenarioFile({ version: 1, scenarios: spec.clientScenarios ?? spec.scenarios }));
   const clientConfig: Record<string, unknown> = {
     transport,
     scenarioFile: files.scenarioFile,

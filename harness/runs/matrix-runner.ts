@@ -1,3 +1,4 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerHandle } from '../adapters/types.ts';
 import type { ClientAuthSettings } from '../auth/auth-settings.ts';
@@ -5,6 +6,8 @@ import type { AuthMode } from '../config/define-config.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { verifyRun, type RunVerification } from '../verify/verify-run.ts';
 import { runClient, type ProxyTlsFiles } from './client-run.ts';
+import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
+import { blindScenarios } from './blind.ts';
 import { keepLogs } from './keep-logs.ts';
 import { notRunReason, type MatrixGroup } from './plan.ts';
 import type { ClientRunOutcome, RunFailure } from './types.ts';
@@ -16,7 +19,7 @@ export type ProvidedServer = { handle: ServerHandle; error?: undefined } | { han
 export interface ServerSource {
   trust(mode: AuthMode): Promise<{ client: ClientAuthSettings; proxyTls: ProxyTlsFiles | null }>;
   /** An instance for this run's exclusive use; `lease` is handed back with release(). */
-  lease(adapter: string, mode: AuthMode): Promise<{ lease?: string; server: ProvidedServer }>;
+  lease(adapter: string, mode: AuthMode, scenarioFile?: string): Promise<{ lease?: string; server: ProvidedServer }>;
   release(lease: string): Promise<void>;
 }
 
@@ -30,6 +33,8 @@ export interface MatrixRunnerOptions {
   runDir: string;
   /** Where logs of runs with failures are kept after the temp dir is gone. */
   logDir: string;
+  /** Blind mode (blind.ts): decoy expectations and opaque ids for every run. */
+  blind?: boolean;
 }
 
 export interface GroupRun {
@@ -54,13 +59,15 @@ export class MatrixRunner {
     const { options } = this;
     const notRun = notRunReason(group);
     if (notRun !== undefined) throw new Error(`harness bug: ${group.label} is not runnable (${notRun})`);
+    const blind = options.blind ? blindScenarios(selected) : undefined;
     const spec = {
       server: group.server,
       client: group.client,
       transport: group.transport,
       auth: group.auth,
-      scenarios: selected,
-      serverScenarioFile: options.serverScenarioFile,
+      scenarios: blind?.judgedScenarios ?? selected,
+      ...(blind ? { clientScenarios: blind.clientScenarios } : {}),
+      serverScenarioFile: blind ? writeBlindServerFile(options.runDir, blind.judgedScenarios) : options.serverScenarioFile,
       schemasDir: options.schemasDir,
       watchdogs: options.watchdogs,
     };
@@ -81,7 +88,7 @@ export class MatrixRunner {
         ...(trust.proxyTls ? { proxyTls: trust.proxyTls } : {}),
       };
       if (group.transport === 'http') {
-        const leased = await options.servers.lease(group.server.name, group.auth);
+        const leased = await options.servers.lease(group.server.name, group.auth, blind ? spec.serverScenarioFile : undefined);
         try {
           outcome = leased.server.error
             ? failedOutcome(group, leased.server.error)
@@ -93,11 +100,20 @@ export class MatrixRunner {
         outcome = await runClient(spec, runOptions);
       }
     }
-    const verification = verifyRun(outcome!, selected, group.client.manifest.language);
+    const judged = verifyRun(outcome!, spec.scenarios, group.client.manifest.language, { blind: blind !== undefined });
+    const verification = blind ? { ...judged, rows: new Map([...judged.rows].map(([id, row]) => [blind.originalId.get(id)!, { ...row, id: blind.originalId.get(id)! }])) } : judged;
     const anyFailed = [...verification.rows.values()].some((row) => row.verdict === 'failed');
     const keptLogs = anyFailed ? keepLogs(outcome!.logFiles, path.join(options.logDir, safeLabel(group.label))) : [];
     return { group, selected, outcome: outcome!, verification, keptLogs };
   }
+}
+
+/** The renamed rows (true expectations) the blind run's server answers from, in the run dir. */
+function writeBlindServerFile(runDir: string, scenarios: Scenario[]): string {
+  mkdirSync(runDir, { recursive: true });
+  const file = path.join(mkdtempSync(path.join(runDir, 'blind-')), 'scenarios.json');
+  writeFileSync(file, serializeScenarioFile({ version: 1, scenarios }));
+  return file;
 }
 
 function failedOutcome(group: MatrixGroup, failure: RunFailure): ClientRunOutcome {

@@ -10,6 +10,8 @@ export interface ClientRunSpec {
   auth: AuthMode;
   /** Exactly the rows the client must run (the tests selected), in file order. */
   scenarios: Scenario[];
+  /** What the client's scenario file holds, when it differs from `scenarios` (blind mode's decoys). */
+  clientScenarios?: Scenario[];
   /** The already running HTTP server (transport http only). */
   httpServer?: ServerHandle;
   /** Path of the full scenario file the server was (or will be) started with. */

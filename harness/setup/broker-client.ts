@@ -19,8 +19,8 @@ export class BrokerClient {
     return this.call('/trust', { mode }) as Promise<TrustAnswer>;
   }
 
-  lease(adapter: string, mode: AuthMode): Promise<LeaseAnswer> {
-    return this.call('/lease', { adapter, mode }) as Promise<LeaseAnswer>;
+  lease(adapter: string, mode: AuthMode, scenarioFile?: string): Promise<LeaseAnswer> {
+    return this.call('/lease', { adapter, mode, ...(scenarioFile === undefined ? {} : { scenarioFile }) }) as Promise<LeaseAnswer>;
   }
 
   async release(lease: string): Promise<void> {

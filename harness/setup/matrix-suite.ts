@@ -28,6 +28,7 @@ export async function defineMatrixSuite(suite: string): Promise<void> {
     watchdogs: config.watchdogs,
     runDir: inject('ahpRunDir'),
     logDir: path.join(config.reports, 'logs'),
+    blind: config.blind,
   });
   defineGroupedSuite({
     project: suite,

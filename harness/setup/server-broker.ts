@@ -72,7 +72,7 @@ export class ServerBroker {
   private readonly starting = new Map<string, number>();
   private readonly failures = new Map<string, RunFailure>();
   private readonly waiters = new Map<string, Array<() => void>>();
-  private readonly leases = new Map<string, { key: string; instance: Instance }>();
+  private readonly leases = new Map<string, { key: string; instance: Instance; own: boolean }>();
   private http: Server | undefined;
   private stopped = false;
 
@@ -85,11 +85,20 @@ export class ServerBroker {
     return { server: this.options.trust.server(mode), client: this.options.trust.client(mode), proxyTls: pki ? proxyTlsFiles(pki) : null };
   }
 
-  /** An instance of `adapter`'s HTTP server in `mode` for one client run's exclusive use. */
-  async lease(adapterName: string, mode: AuthMode): Promise<LeaseAnswer> {
+  /**
+   * An instance of `adapter`'s HTTP server in `mode` for one client run's exclusive use. With
+   * `scenarioFile` (blind mode: a file renamed for that run) the instance is the run's own: started
+   * for it and stopped on release, never shared.
+   */
+  async lease(adapterName: string, mode: AuthMode, scenarioFile?: string): Promise<LeaseAnswer> {
     const adapter = this.options.adapters.get(adapterName);
     if (!adapter) throw new Error(`server broker: no configured adapter "${adapterName}"`);
     const key = `${adapterName}/${mode}`;
+    if (scenarioFile !== undefined) {
+      const started = await this.start(adapter, mode, key, scenarioFile);
+      if ('error' in started) return { server: { error: started.error } };
+      return this.grant(key, started.instance, true);
+    }
     for (;;) {
       if (this.stopped) throw new Error('server broker: the run is over');
       const failure = this.failures.get(key);
@@ -106,10 +115,14 @@ export class ServerBroker {
     }
   }
 
-  release(leaseId: string): void {
+  async release(leaseId: string): Promise<void> {
     const lease = this.leases.get(leaseId);
     if (!lease) return;
     this.leases.delete(leaseId);
+    if (lease.own) {
+      await stopHttpServer(lease.instance.handle);
+      return;
+    }
     lease.instance.busy = false;
     this.waiters.get(lease.key)?.shift()?.();
   }
@@ -170,14 +183,14 @@ export class ServerBroker {
     this.instances.clear();
   }
 
-  private grant(key: string, instance: Instance): LeaseAnswer {
+  private grant(key: string, instance: Instance, own = false): LeaseAnswer {
     instance.busy = true;
     const lease = randomBytes(9).toString('base64url');
-    this.leases.set(lease, { key, instance });
+    this.leases.set(lease, { key, instance, own });
     return { lease, server: { handle: instance.handle } };
   }
 
-  private async start(adapter: LoadedAdapter, mode: AuthMode, key: string): Promise<{ instance: Instance } | { error: RunFailure }> {
+  private async start(adapter: LoadedAdapter, mode: AuthMode, key: string, ownScenarioFile?: string): Promise<{ instance: Instance } | { error: RunFailure }> {
     this.starting.set(key, (this.starting.get(key) ?? 0) + 1);
     try {
       const trust = await this.trust(mode);
@@ -185,7 +198,7 @@ export class ServerBroker {
         adapter,
         auth: mode,
         authSettings: { ...trust.server },
-        scenarioFile: this.options.scenarioFile,
+        scenarioFile: ownScenarioFile ?? this.options.scenarioFile,
         schemaDir: this.options.schemaDir,
         workDir: this.options.runDir,
         startupMs: this.options.startupMs,
@@ -195,12 +208,12 @@ export class ServerBroker {
         throw new Error('server broker: the run is over');
       }
       const instance: Instance = { handle, busy: false };
-      this.instances.set(key, [...(this.instances.get(key) ?? []), instance]);
+      if (ownScenarioFile === undefined) this.instances.set(key, [...(this.instances.get(key) ?? []), instance]);
       return { instance };
     } catch (error) {
       const failure = startFailure(error, path.join(this.options.logDir, 'servers', safeLabel(key)));
       // A startup failure is the adapter's verdict for this run; a later lease gets it at once.
-      if (error instanceof ServerStartError) this.failures.set(key, failure);
+      if (error instanceof ServerStartError && ownScenarioFile === undefined) this.failures.set(key, failure);
       return { error: failure };
     } finally {
       this.starting.set(key, (this.starting.get(key) ?? 1) - 1);
@@ -214,12 +227,12 @@ export class ServerBroker {
     }
     const body = await readBody(request);
     if (!body.ok) return sendJson(response, body.status, { error: 'unreadable body' });
-    const input = JSON.parse(body.text) as { mode?: AuthMode; adapter?: string; lease?: string };
+    const input = JSON.parse(body.text) as { mode?: AuthMode; adapter?: string; lease?: string; scenarioFile?: string };
     const route = new URL(request.url ?? '/', 'http://broker').pathname;
     if (route === '/trust') return sendJson(response, 200, await this.trust(input.mode!));
-    if (route === '/lease') return sendJson(response, 200, await this.lease(input.adapter!, input.mode!));
+    if (route === '/lease') return sendJson(response, 200, await this.lease(input.adapter!, input.mode!, input.scenarioFile));
     if (route === '/release') {
-      this.release(input.lease!);
+      await this.release(input.lease!);
       return sendJson(response, 200, { ok: true });
     }
     return sendJson(response, 404, { error: 'not found' });
