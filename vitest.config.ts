@@ -1,6 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 import { MATRIX_REPORTER, matrixReports } from './harness/reporters/matrix-reports-plugin.ts';
+import { shardFromArgv } from './harness/setup/shard-argv.ts';
+import ShardSequencer from './harness/setup/shard-sequencer.ts';
+
+// A sharded run (`--shard=i/n`) includes the matrix projects' part files instead of their single file,
+// so the groups spread over the machines (harness/setup/shard-parts.ts, shard-sequencer.ts).
+const sharded = shardFromArgv(process.argv) !== undefined;
 
 // One vitest project per suite, so `npx vitest --project <name>` runs exactly one of them.
 export default defineConfig({
@@ -8,6 +14,7 @@ export default defineConfig({
     // vitest's own reporters stay as they are; ours adds the matrix summary and reports/<project>.json.
     // `--reporter=...` on the command line replaces this list; matrixReports() adds ours back.
     reporters: ['default', MATRIX_REPORTER],
+    sequence: { sequencer: ShardSequencer },
     projects: [
       {
         test: {
@@ -20,7 +27,7 @@ export default defineConfig({
         plugins: [matrixReports()],
         test: {
           name: 'core',
-          include: ['suites/core/**/*.test.ts'],
+          include: [sharded ? 'suites/core/shards/part-*.test.ts' : 'suites/core/core.test.ts'],
           globalSetup: ['harness/setup/core-global-setup.ts'],
           // Rows wait for their group's client run; the run itself is bounded by the config's watchdogs.
           testTimeout: 300_000,
@@ -31,7 +38,7 @@ export default defineConfig({
         plugins: [matrixReports()],
         test: {
           name: 'lifecycle',
-          include: ['suites/lifecycle/**/*.test.ts'],
+          include: [sharded ? 'suites/lifecycle/shards/part-*.test.ts' : 'suites/lifecycle/lifecycle.test.ts'],
           globalSetup: ['harness/setup/lifecycle-global-setup.ts'],
           // Rows wait for their group's run (a fresh server plus the client), bounded by the watchdogs.
           testTimeout: 300_000,

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import { loadConfig } from '../config/load-config.ts';
+import { loadConfig, type ResolvedConfig } from '../config/load-config.ts';
 import type { MatrixRowMeta } from '../setup/grouped-suite.ts';
 import type { ReceiverProbeMeta } from '../setup/receiver-probe-suite.ts';
 import type { BaselineMeta } from '../baseline/apply-baseline.ts';
@@ -84,8 +84,11 @@ export default class MatrixReporter implements Reporter {
     }
     const projects = new Set([...groupsByProject.keys(), ...probesByProject.keys()]);
     const config = await loadConfig();
+    const order = groupOrder(config);
     for (const project of projects) {
-      this.write(config.reports, project, [...(groupsByProject.get(project)?.values() ?? [])], probesByProject.get(project) ?? []);
+      // The planner's order, whatever order the (possibly sharded and merged) files reported in.
+      const groups = [...(groupsByProject.get(project)?.values() ?? [])].sort((a, b) => order(a) - order(b));
+      this.write(config.reports, project, groups, probesByProject.get(project) ?? []);
     }
     if (config.baseline !== null) this.finishBaseline(config.baseline, [...new Set(testModules.map((module) => module.project.name))]);
   }
@@ -124,6 +127,18 @@ export default class MatrixReporter implements Reporter {
 }
 
 type SeenRow = BaselineMeta & { verdict: Verdict };
+
+/** Rank of a group in the planner's order: pairing, transport, auth mode. */
+function groupOrder(config: ResolvedConfig): (group: GroupReport) => number {
+  const names = config.adapters.map((adapter) => adapter.name);
+  const pairings = config.pairings ?? names.flatMap((server) => names.map((client) => ({ server, client })));
+  return (group) => {
+    const pairing = pairings.findIndex((p) => p.server === group.server && p.client === group.client);
+    const transport = config.transports.indexOf(group.transport as never);
+    const auth = config.auth.indexOf(group.auth as never);
+    return (pairing < 0 ? pairings.length : pairing) * 1000 + (transport < 0 ? 9 : transport) * 100 + (auth < 0 ? 99 : auth);
+  };
+}
 
 function addRow(byProject: Map<string, Map<string, GroupReport>>, project: string, meta: MatrixRowMeta, verdict: Verdict): void {
   const groups = byProject.get(project) ?? new Map<string, GroupReport>();

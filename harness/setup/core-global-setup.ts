@@ -34,6 +34,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const services = await startRunServices(config, { tempPrefix: 'ahp-core-', scenarioFile });
   project.provide('ahpBroker', services.address);
   project.provide('ahpRunDir', services.runDir);
+  project.provide('ahpShard', project.vitest.config.shard ?? null);
 
   // Watch mode keeps servers up between reruns; one that died is started again before the rerun.
   project.onTestsRerun(() => services.broker.restartDead());

@@ -23,5 +23,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const services = await startRunServices(config, { tempPrefix: 'ahp-lifecycle-', scenarioFile });
   project.provide('ahpBroker', services.address);
   project.provide('ahpRunDir', services.runDir);
+  project.provide('ahpShard', project.vitest.config.shard ?? null);
   return () => services.stop();
 }

@@ -12,6 +12,7 @@ import type { AuthMode } from '../config/define-config.ts';
 import { BrokerClient } from './broker-client.ts';
 import { defineGroupedSuite } from './grouped-suite.ts';
 import { defineReceiverProbeSuite } from './receiver-probe-suite.ts';
+import { groupsOfShard, probeAdaptersOfShard } from './shard-parts.ts';
 
 /**
  * The lifecycle family: every row of the lifecycle scenario file for every pairing of adapters with
@@ -19,7 +20,7 @@ import { defineReceiverProbeSuite } from './receiver-probe-suite.ts';
  * need the other transport are skipped with their reason). One client run per group over the
  * selected rows, judged by the pure lifecycle verifier (see lifecycle-runner.ts).
  */
-export async function defineLifecycleSuite(): Promise<void> {
+export async function defineLifecycleSuite(shard?: { part: number }): Promise<void> {
   const config = await loadConfig();
   const scenarioPath = config.scenarios.lifecycle;
   if (!scenarioPath) throw new Error(`${config.file}: scenarios.lifecycle: expected the lifecycle scenario file path`);
@@ -39,7 +40,7 @@ export async function defineLifecycleSuite(): Promise<void> {
   defineGroupedSuite({
     project: 'lifecycle',
     rows: file.scenarios,
-    groups: planMatrix(config, adapters, needsLifecycleCommands),
+    groups: groupsOfShard(planMatrix(config, adapters, needsLifecycleCommands), shard),
     rowSkip: (group, row) => {
       const reason = inapplicabilityReason(row, group.transport);
       return reason === undefined ? undefined : `inapplicable: ${reason}`;
@@ -52,7 +53,7 @@ export async function defineLifecycleSuite(): Promise<void> {
   });
   defineReceiverProbeSuite({
     config,
-    adapters: [...adapters.values()],
+    adapters: probeAdaptersOfShard([...adapters.values()], shard),
     rows: file.scenarios,
     scenarioFile: scenarioPath,
     trust,

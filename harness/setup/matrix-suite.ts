@@ -8,13 +8,14 @@ import { loadAdapters, planMatrix } from '../runs/plan.ts';
 import { MatrixRunner, type GroupRun } from '../runs/matrix-runner.ts';
 import { BrokerClient } from './broker-client.ts';
 import { defineGroupedSuite, type GroupRunResult, type RowOutcome } from './grouped-suite.ts';
+import { groupsOfShard } from './shard-parts.ts';
 
 /**
  * The core family: every core scenario for every configured server→client pairing, transport and
  * auth mode, one client run per group over the selected rows (see grouped-suite.ts). The shared HTTP
  * servers come from the project's globalSetup (core-global-setup.ts).
  */
-export async function defineMatrixSuite(suite: string): Promise<void> {
+export async function defineMatrixSuite(suite: string, shard?: { part: number }): Promise<void> {
   const config = await loadConfig();
   const scenarioPath = config.scenarios[suite];
   if (!scenarioPath) throw new Error(`${config.file}: scenarios.${suite}: expected the ${suite} scenario file path`);
@@ -33,7 +34,7 @@ export async function defineMatrixSuite(suite: string): Promise<void> {
   defineGroupedSuite({
     project: suite,
     rows: scenarioFile.scenarios,
-    groups: planMatrix(config, loadAdapters(config)),
+    groups: groupsOfShard(planMatrix(config, loadAdapters(config)), shard),
     expectedOf: (scenario) => scenario.expected ?? { expectError: true },
     run: async (group, rows) => coreResult(await runner.run(group, rows)),
     parallelism: config.parallelism,
