@@ -124,6 +124,7 @@ export async function shrinkBatched<T, J>(
 
   let rounds = 0;
   let judged = 0;
+  let steps = 0;
   const judgeNodes = async (nodes: Array<Node<T, J>>): Promise<void> => {
     if (nodes.length === 0) return;
     rounds++;
@@ -145,7 +146,6 @@ export async function shrinkBatched<T, J>(
   }
 
   let current = root;
-  let steps = 0;
   width = baseWidth;
   for (;;) {
     // Walk as far as the judged candidates allow.

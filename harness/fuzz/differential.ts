@@ -320,7 +320,7 @@ export function formatReport(report: DifferentialFuzzReport, path?: string): str
   if (report.ok) return `differential fuzzing passed: ${head}`;
   const profileVariable = report.profile.name === 'host' ? ' AHP_FUZZ_PROFILE=host' : '';
   const reproduce = `reproduce with AHP_FUZZ_SEED=${report.seed} AHP_FUZZ_RUNS=${report.numRuns} AHP_FUZZ_BATCH=${report.batchSize}${profileVariable}`;
-  const where = `seed ${report.seed}, fast-check path ${JSON.stringify(path ?? '')}; ${reproduce}`;
+  const where = `seed ${report.seed}${path === undefined ? '' : `, fast-check path ${JSON.stringify(path)}`}; ${reproduce}`;
   if (report.error !== undefined) return `differential fuzzing could not run (${where}):\n${report.error}`;
 
   const classes = [

@@ -183,8 +183,12 @@ async function overStdio(
     try {
       await waitForReadiness(files.readiness, { timeoutMs: options.startupMs, exited, logFile: files.serverLog });
     } catch (error) {
-      if (error instanceof ReadinessError) return problem(`the server did not become ready (${error.kind}); ${logs}`);
-      throw error;
+      if (!(error instanceof ReadinessError)) throw error;
+      if (error.kind === 'exited') {
+        const exit = await exited;
+        return problem(`the server exited (${exit.signal ?? `code ${exit.code}`}) before it was ready; ${logs}`);
+      }
+      return problem(`the server did not become ready (${error.kind === 'timeout' ? `nothing within ${options.startupMs} ms` : `readiness file ${error.kind}`}); ${logs}`);
     }
     const exchangeMs = options.exchangeMs ?? 15_000;
     const line = readLine(relay.stdout, exited, exchangeMs);
