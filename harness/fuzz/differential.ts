@@ -316,7 +316,7 @@ export function formatReport(report: DifferentialFuzzReport, path?: string): str
   const head =
     `${report.batches} batch(es) × ${report.batchSize} case(s) × ${report.targets.length} target(s) = ${report.cases} cases; ` +
     `judging ${(report.batchMs / 1000).toFixed(1)} s (${rate(report.casesPerSecond)}), ` +
-    `end to end with generation ${rate(report.endToEndCasesPerSecond)}; ${report.clientRuns} client run(s); seed ${report.seed}; profile ${report.profile.name}`;
+    `end to end with generation ${rate(report.endToEndCasesPerSecond)}; ${report.clientRuns} client run(s); seed ${report.seed}; profile ${describeProfile(report.profile)}`;
   if (report.ok) return `differential fuzzing passed: ${head}`;
   const profileVariable = report.profile.name === 'host' ? ' AHP_FUZZ_PROFILE=host' : '';
   const reproduce = `reproduce with AHP_FUZZ_SEED=${report.seed} AHP_FUZZ_RUNS=${report.numRuns} AHP_FUZZ_BATCH=${report.batchSize}${profileVariable}`;

@@ -18,7 +18,6 @@ export interface ConfiguredFuzzOptions {
   counterexampleDir: string;
   env?: NodeJS.ProcessEnv;
   progress?: (line: string) => void;
-  keepFailedRuns?: boolean;
 }
 
 export interface ConfiguredFuzzResult {
@@ -41,7 +40,7 @@ export async function fuzzConfiguredAdapters(
   options: ConfiguredFuzzOptions,
 ): Promise<ConfiguredFuzzResult> {
   const env = options.env ?? process.env;
-  const targets = configuredTargets(config, { workDir: options.workDir, keepFailedRuns: options.keepFailedRuns });
+  const targets = configuredTargets(config, { workDir: options.workDir });
   const plan = await planFuzzGroups(targets, {
     override: profileOverride(env),
     envelopeOf: discoveredEnvelopes({ schemasDir: config.schemas, workDir: options.workDir, watchdogs: config.watchdogs, evidenceDir: options.counterexampleDir }),
