@@ -11,6 +11,7 @@ import {
   canContinue,
   contentId,
   eventTime,
+  finishRequestOf,
   incomingState,
   messages,
   nonEmptySubset,
@@ -88,21 +89,7 @@ function finishInside(envelope: HostEnvelope, offer: BoundaryOffer): fc.Arbitrar
     .chain((event) =>
       capabilitiesInside('turn.finish.before', offer, { count: event.continuationCount, max: envelope.maxContinuations }).chain((capabilities) =>
         incomingState('turn.finish.before', stateInside('turn.finish.before', offer), canContinue(capabilities)).map((state) =>
-          requestEnvelope(
-            event.id,
-            {
-              id: event.id,
-              source: FIXTURE_HOST_SOURCE,
-              type: 'turn.finish.before',
-              time: event.time,
-              turn: { id: event.turnId },
-              outcome: event.outcome,
-              continuationCount: event.continuationCount,
-              items: event.items as unknown as JsonValue,
-            },
-            capabilities,
-            state,
-          ),
+          finishRequestOf({ ...event, source: FIXTURE_HOST_SOURCE }, capabilities, state),
         ),
       ),
     );

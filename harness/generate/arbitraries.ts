@@ -422,6 +422,36 @@ export function toolBeforeRequest(options: RequestOptions = {}): fc.Arbitrary<In
     );
 }
 
+/** The drawn parts of a turn.finish.before event. */
+export interface FinishEventParts {
+  id: string;
+  source: string;
+  time: string;
+  turnId: string;
+  outcome: string;
+  continuationCount: number;
+  items: JsonObject[];
+}
+
+/** The turn.finish.before request around drawn event parts (request.id === event.id). */
+export function finishRequestOf(event: FinishEventParts, capabilities: InterceptCapabilities, state: InterceptState | undefined): InterceptRequest {
+  return requestEnvelope(
+    event.id,
+    {
+      id: event.id,
+      source: event.source,
+      type: 'turn.finish.before',
+      time: event.time,
+      turn: { id: event.turnId },
+      outcome: event.outcome,
+      continuationCount: event.continuationCount,
+      items: event.items as unknown as JsonValue,
+    },
+    capabilities,
+    state,
+  );
+}
+
 /**
  * A schema-valid hooks/intercept request at turn.finish.before with flow capabilities whose
  * remainingContinuations/continuationCount agree with the event (request.id === event.id).
@@ -439,23 +469,7 @@ export function finishRequest(options: RequestOptions = {}): fc.Arbitrary<Interc
     })
     .chain((event) =>
       finishCapabilities(event.continuationCount, options.capabilities).chain((capabilities) =>
-        incomingState('turn.finish.before', options.state, canContinue(capabilities)).map((state) =>
-          requestEnvelope(
-            event.id,
-            {
-              id: event.id,
-              source: event.source,
-              type: 'turn.finish.before',
-              time: event.time,
-              turn: { id: event.turnId },
-              outcome: event.outcome,
-              continuationCount: event.continuationCount,
-              items: event.items as unknown as JsonValue,
-            },
-            capabilities,
-            state,
-          ),
-        ),
+        incomingState('turn.finish.before', options.state, canContinue(capabilities)).map((state) => finishRequestOf(event, capabilities, state)),
       ),
     );
 }

@@ -14,8 +14,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { Agent, request } from 'undici';
-
+import { boundedJsonRequest, RequestFailure } from '../adapters/control-client.ts';
 import { ServerStartError, startHttpServer, stopHttpServer } from '../adapters/http-server-pool.ts';
 import { writePrivateJson } from '../adapters/private-json.ts';
 import type { ProcessExit } from '../adapters/launch.ts';
@@ -62,8 +61,8 @@ export async function discoverCapabilities(options: DiscoveryOptions): Promise<C
   const who = `server "${adapter.name}" over ${transport}`;
   let result: CapabilityDiscovery;
   try {
-    const problem = (text: string): CapabilityDiscovery => ({ ok: false, problem: `${who}: ${text}`, dir });
-    result = transport === 'http' ? await overHttp(options, dir, scenarioFile, who, problem) : await overStdio(options, dir, scenarioFile, who, problem);
+    const context: Context = { options, dir, scenarioFile, who, problem: (text) => ({ ok: false, problem: `${who}: ${text}`, dir }) };
+    result = transport === 'http' ? await overHttp(context) : await overStdio(context);
   } catch (error) {
     result = { ok: false, problem: `${who}: discovery failed: ${(error as Error).message}`, dir };
   }
@@ -73,13 +72,16 @@ export async function discoverCapabilities(options: DiscoveryOptions): Promise<C
 
 // ----- HTTP -------------------------------------------------------------------------------------------
 
-async function overHttp(
-  options: DiscoveryOptions,
-  dir: string,
-  scenarioFile: string,
-  who: string,
-  problem: (text: string) => CapabilityDiscovery,
-): Promise<CapabilityDiscovery> {
+/** One discovery: its options, its temp folder (with an empty scenario file) and how it fails. */
+interface Context {
+  options: DiscoveryOptions;
+  dir: string;
+  scenarioFile: string;
+  who: string;
+  problem: (text: string) => CapabilityDiscovery;
+}
+
+async function overHttp({ options, dir, scenarioFile, who, problem }: Context): Promise<CapabilityDiscovery> {
   let handle;
   try {
     handle = await startHttpServer({ adapter: options.adapter, auth: 'none', scenarioFile, schemaDir: options.schemasDir, workDir: dir, startupMs: options.startupMs });
@@ -87,14 +89,13 @@ async function overHttp(
     if (error instanceof ServerStartError) return problem(error.message);
     throw error;
   }
-  const agent = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
   try {
     const url = endpointRoutes(handle.endpoint).capabilities;
     const timeoutMs = options.exchangeMs ?? 15_000;
-    const posted = await exchange(agent, 'POST', url, JSON.stringify(DISCOVERY_REQUEST), timeoutMs);
+    const posted = await exchange('POST', url, JSON.stringify(DISCOVERY_REQUEST), timeoutMs);
     const manifest = manifestOf(posted.body);
     if (manifest) return { ok: true, form: 'manifest', manifest, via: `${who} (POST /capabilities)` };
-    const got = await exchange(agent, 'GET', url, undefined, timeoutMs);
+    const got = await exchange('GET', url, undefined, timeoutMs);
     if (isJsonObject(got.body) && Array.isArray(got.body.effects)) return { ok: true, form: 'bare', capabilities: got.body, via: `${who} (GET /capabilities, bare capability set)` };
     const fromGet = manifestOf(got.body);
     if (fromGet) return { ok: true, form: 'manifest', manifest: fromGet, via: `${who} (GET /capabilities)` };
@@ -103,31 +104,22 @@ async function overHttp(
         `see the server log ${handle.logFile}`,
     );
   } finally {
-    await agent.close().catch(() => undefined);
     await stopHttpServer(handle, { keepWorkDir: true, graceMs: options.graceMs });
   }
 }
 
-async function exchange(agent: Agent, method: 'GET' | 'POST', url: string, body: string | undefined, timeoutMs: number): Promise<{ body?: unknown; what: string }> {
-  const signal = AbortSignal.timeout(timeoutMs);
+async function exchange(method: 'GET' | 'POST', url: string, body: string | undefined, timeoutMs: number): Promise<{ body?: unknown; what: string }> {
+  let response;
   try {
-    const response = await request(url, {
-      method,
-      dispatcher: agent,
-      signal,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
-      body,
-    });
-    const text = await response.body.text();
-    const parsed = parseJsonText(text);
-    const shape = parsed.ok ? shapeOf(parsed.value) : 'a body that is not JSON';
-    if (response.statusCode !== 200) return { what: `HTTP ${response.statusCode} with ${shape}` };
-    return parsed.ok ? { body: parsed.value, what: `HTTP 200 with ${shape}` } : { what: `HTTP 200 with ${shape}` };
+    response = await boundedJsonRequest(url, method, body, timeoutMs);
   } catch (error) {
-    return { what: signal.aborted ? `no answer within ${timeoutMs} ms` : `request failed (${(error as NodeJS.ErrnoException).code ?? (error as Error).name})` };
+    if (!(error instanceof RequestFailure)) throw error;
+    return { what: error.kind === 'timeout' ? `no answer within ${timeoutMs} ms` : `request failed (${error.code})` };
   }
+  const parsed = parseJsonText(response.text);
+  const shape = parsed.ok ? shapeOf(parsed.value) : 'a body that is not JSON';
+  if (response.status !== 200 || !parsed.ok) return { what: `HTTP ${response.status} with ${shape}` };
+  return { body: parsed.value, what: `HTTP 200 with ${shape}` };
 }
 
 /** The manifest of a hooks/capabilities response envelope, or of its bare `{protocolVersion, manifest}` result. */
@@ -139,13 +131,7 @@ function manifestOf(body: unknown): JsonObject | undefined {
 
 // ----- stdio ------------------------------------------------------------------------------------------
 
-async function overStdio(
-  options: DiscoveryOptions,
-  dir: string,
-  scenarioFile: string,
-  who: string,
-  problem: (text: string) => CapabilityDiscovery,
-): Promise<CapabilityDiscovery> {
+async function overStdio({ options, dir, scenarioFile, who, problem }: Context): Promise<CapabilityDiscovery> {
   const graceMs = options.graceMs ?? 1000;
   const files = {
     serverConfig: path.join(dir, 'server-config.json'),
