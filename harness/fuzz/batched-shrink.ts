@@ -40,8 +40,8 @@ export interface ShrinkProgress {
   candidates: number;
   /** Values judged in total. */
   judged: number;
-  /** Successful shrink steps so far. */
-  steps: number;
+  /** Values of this round that still fail (candidates the walk may step to). */
+  failing: number;
 }
 
 export interface ShrinkResult<T, J> {
@@ -124,7 +124,6 @@ export async function shrinkBatched<T, J>(
 
   let rounds = 0;
   let judged = 0;
-  let steps = 0;
   const judgeNodes = async (nodes: Array<Node<T, J>>): Promise<void> => {
     if (nodes.length === 0) return;
     rounds++;
@@ -133,7 +132,7 @@ export async function shrinkBatched<T, J>(
     nodes.forEach((n, index) => {
       n.judgement = verdicts[index];
     });
-    options.onRound?.({ round: rounds, candidates: nodes.length, judged, steps });
+    options.onRound?.({ round: rounds, candidates: nodes.length, judged, failing: nodes.filter((n) => failed(n.judgement as J)).length });
   };
 
   const root = node<T, J>(start);
@@ -146,6 +145,7 @@ export async function shrinkBatched<T, J>(
   }
 
   let current = root;
+  let steps = 0;
   width = baseWidth;
   for (;;) {
     // Walk as far as the judged candidates allow.

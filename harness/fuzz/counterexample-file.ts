@@ -2,9 +2,9 @@
 // so it can be replayed, attached to an SDK bug report, or promoted into the generated fixtures — plus,
 // for a process pairing, a replay config next to it:
 //
-//   <dir>/<server>-to-<client>-<hash>.json          a shrunk disagreement: {version:1, scenarios:[{id:"fuzz-<hash>", ...}]}
-//   <dir>/<server>-to-<client>-refused-<hash>.json  the smallest scenario set the adapter refused (refusal-evidence.ts)
-//   <dir>/<server>-to-<client>-host-limited-<hash>.json  rows the client failed without a protocol-level outcome
+//   <dir>/<server>-to-<client>-<transport>-<hash>.json          a shrunk disagreement: {version:1, scenarios:[{id:"fuzz-<hash>", ...}]}
+//   <dir>/<server>-to-<client>-<transport>-refused-<hash>.json  the smallest scenario set the adapter refused (refusal-evidence.ts)
+//   <dir>/<server>-to-<client>-<transport>-host-limited-<hash>.json  rows the client failed without a protocol-level outcome
 //   <dir>/<name>.config.json                        AHP_CONFIG for `npx vitest run --project core`
 //
 // `<dir>` is AHP_COUNTEREXAMPLE_DIR when set, else fixtures/counterexamples (kept out of git by the
@@ -19,7 +19,7 @@ import { projectRoot } from '../config/load-config.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import type { Scenario, ScenarioFile } from '../scenarios/types.ts';
 import { materializeCase, type FuzzCase } from './case-arbitrary.ts';
-import { describeProfile, type FuzzProfile } from './host-envelope.ts';
+import { describeEnvelope, type FuzzProfile } from './host-envelope.ts';
 import { fuzzScenario, type OracleValidators } from './scenario-rows.ts';
 import type { FuzzTarget } from './targets.ts';
 
@@ -71,9 +71,11 @@ export function writeCounterexample(
   return { ...written, scenario };
 }
 
-/** "Generated with the … profile." for descriptions. */
+/** "Generated in the … profile …." for descriptions. */
 export function profileSentence(profile: FuzzProfile | undefined): string {
-  return `Generated with the ${describeProfile(profile ?? { name: 'wide' })} profile.`;
+  return profile?.name === 'host'
+    ? `Generated in the host profile, inside the host envelope ${describeEnvelope(profile.envelope)}.`
+    : 'Generated in the wide profile (unconstrained requests).';
 }
 
 /** `scenario` with `description` in the generated key order (id, description, request, ...). */

@@ -186,7 +186,7 @@ export async function differentialFuzz(options: DifferentialFuzzOptions): Promis
       ...(deadline === undefined ? {} : { stop: () => performance.now() >= deadline }),
       onRound: (p) =>
         progress.say(
-          `  shrinking ${target.label}: round ${p.round} judged ${p.candidates} candidate(s) (${p.judged} in total), ${p.steps} step(s) so far`,
+          `  shrinking ${target.label}: round ${p.round} judged ${p.candidates} candidate(s) (${p.judged} in total), ${p.failing} still failing`,
           `shrinking ${target.label} after round ${p.round}`,
         ),
     });

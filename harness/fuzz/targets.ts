@@ -39,7 +39,7 @@ export type { CaseJudgement } from './triage.ts';
 export interface FuzzTarget {
   /** Human label, e.g. `reference→reference http/none`. */
   label: string;
-  /** File-name-safe pairing label for counterexample files, e.g. `reference-to-reference`. */
+  /** File-name-safe label for counterexample files, e.g. `reference-to-reference-http`. */
   pairing: string;
   /**
    * Judges the rows (in order); may take several process runs when a run fails as a whole. Refused
@@ -64,8 +64,9 @@ export interface ProcessTargetOptions {
   keepFailedRuns?: boolean;
 }
 
-export function pairingLabel(server: string, client: string): string {
-  return `${server}-to-${client}`.replace(/[^A-Za-z0-9_.-]+/g, '_');
+/** File-name-safe label of a pairing (and its transport, for process targets: their replay configs differ). */
+export function pairingLabel(server: string, client: string, transport?: Transport): string {
+  return `${server}-to-${client}${transport === undefined ? '' : `-${transport}`}`.replace(/[^A-Za-z0-9_.-]+/g, '_');
 }
 
 /** One configured pairing over one transport, auth `none`. */
@@ -78,7 +79,7 @@ export function processTarget(options: ProcessTargetOptions): FuzzTarget {
   });
   return {
     label: groupLabel(server.name, client.name, transport, 'none'),
-    pairing: pairingLabel(server.name, client.name),
+    pairing: pairingLabel(server.name, client.name, transport),
     judge,
     get runs() {
       return runs;

@@ -192,7 +192,7 @@ describe.concurrent('fuzz triage with fake SDK adapters', () => {
     expect(lintOwnScenarioFile(file)).toEqual([]);
     const row = file.scenarios[0]!;
     expect(outsideEnvelope(envelope, row.request), JSON.stringify(row.request)).toBeUndefined();
-    expect(row.description).toContain(`host envelope: ${describeEnvelope(profile.name === 'host' ? profile.envelope : envelope)}`);
+    expect(row.description).toContain(`Generated in the host profile, inside the host envelope ${describeEnvelope(profile.name === 'host' ? profile.envelope : envelope)}.`);
     const verdict = evaluate(row.request, row.response, validators);
     expect(verdict.accepted && row.expected).toEqual(verdict.accepted ? verdict.result : false);
     expectPathsOutliveTheRun(report.message, counterexamples);
