@@ -5,8 +5,9 @@
 // Search: the first scenario runs alone. Refused too: the last one runs alone; if it is refused as
 // well, the refusal is taken as systematic (any single scenario is refused) after three runs, however
 // large the batch. Otherwise the first scenario is one refused set, and the rest is run and, while
-// refused, halved. A refused set whose halves both go through is itself the smallest (the refusal
-// needs scenarios together). One culprit among n rows costs about 2 + 2·log2(n) runs.
+// refused, halved. A refused set whose halves both go through is the smallest found (the refusal
+// needs scenarios of both halves together; no finer search is made). One culprit among n rows costs
+// about 3 + 2·log2(n) runs.
 //
 // A sub-run reproduces the refusal when it fails as a whole again — or, for a client that failed
 // every row with one error before sending anything, when it does so again with the SAME error (a
