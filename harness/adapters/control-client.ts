@@ -35,6 +35,50 @@ function urlFor(controlEndpoint: string, route: string): URL {
   return new URL(route, base);
 }
 
+/** A bounded request that got no (complete) answer: `timeout`, or `unreachable` with the error code. */
+export class RequestFailure extends Error {
+  override readonly name = 'RequestFailure';
+  constructor(
+    readonly kind: 'timeout' | 'unreachable',
+    /** Whether the headers or only the body did not arrive. */
+    readonly phase: 'headers' | 'body',
+    readonly code: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${kind} (${phase}, ${code})`, options);
+  }
+}
+
+/**
+ * One JSON request with undici, bounded by `timeoutMs` (connect, headers and body), redirects never
+ * followed: the status and the body text. Throws RequestFailure when there is no complete answer.
+ * Shared by the control calls and capability discovery (runs/discover-capabilities.ts).
+ */
+export async function boundedJsonRequest(url: URL | string, method: 'GET' | 'POST', body: string | undefined, timeoutMs: number): Promise<{ status: number; text: string }> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const failure = (phase: 'headers' | 'body', error: unknown): RequestFailure =>
+    new RequestFailure(signal.aborted ? 'timeout' : 'unreachable', phase, (error as NodeJS.ErrnoException).code ?? (error as Error).name, { cause: error });
+  let response;
+  try {
+    response = await request(url, {
+      method,
+      dispatcher: agent,
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body,
+    });
+  } catch (error) {
+    throw failure('headers', error);
+  }
+  try {
+    return { status: response.statusCode, text: await response.body.text() };
+  } catch (error) {
+    throw failure('body', error);
+  }
+}
+
 /**
  * One JSON call to a control route (`route` without a leading slash): the parsed body of a 2xx
  * answer (undefined when empty), else a ControlError. Also what adapters use for routes beyond v1.
@@ -50,33 +94,20 @@ export async function controlCall(
   const url = urlFor(controlEndpoint, route);
   const label = `${method} /${route}`;
   const where = `${label} on ${url.origin}`;
-  const signal = AbortSignal.timeout(timeoutMs);
-  let response;
+  let response: { status: number; text: string };
   try {
-    response = await request(url, {
-      method,
-      dispatcher: agent,
-      signal,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    response = await boundedJsonRequest(url, method, body === undefined ? undefined : JSON.stringify(body), timeoutMs);
   } catch (error) {
-    if (signal.aborted) throw new ControlError(label, 'timeout', `control: ${where} timed out after ${timeoutMs} ms`, { cause: error });
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
-    throw new ControlError(label, 'unreachable', `control: ${where} failed (${code})`, { cause: error });
+    if (!(error instanceof RequestFailure)) throw error;
+    const reading = error.phase === 'body' ? ' reading the body' : '';
+    if (error.kind === 'timeout') throw new ControlError(label, 'timeout', `control: ${where} timed out after ${timeoutMs} ms${reading}`, { cause: error.cause });
+    const what = error.phase === 'body' ? ': the response body could not be read' : ` failed (${error.code})`;
+    throw new ControlError(label, 'unreachable', `control: ${where}${what}`, { cause: error.cause });
   }
-  let text: string;
-  try {
-    text = await response.body.text();
-  } catch (error) {
-    if (signal.aborted) throw new ControlError(label, 'timeout', `control: ${where} timed out after ${timeoutMs} ms reading the body`, { cause: error });
-    throw new ControlError(label, 'unreachable', `control: ${where}: the response body could not be read`, { cause: error });
-  }
-  if (response.statusCode < 200 || response.statusCode > 299) {
-    const redirect = response.statusCode >= 300 && response.statusCode < 400 ? ' (redirects are never followed)' : '';
-    throw new ControlError(label, 'status', `control: ${where} answered HTTP ${response.statusCode}${redirect}, expected 2xx`);
+  const text = response.text;
+  if (response.status < 200 || response.status > 299) {
+    const redirect = response.status >= 300 && response.status < 400 ? ' (redirects are never followed)' : '';
+    throw new ControlError(label, 'status', `control: ${where} answered HTTP ${response.status}${redirect}, expected 2xx`);
   }
   if (text.trim() === '') return undefined;
   try {

@@ -24,6 +24,24 @@ export interface ShrinkOptions {
   widths?: readonly number[];
   /** How many candidates of each level get their own candidates speculated. Default [3, 2, 1, 1, 1, 1, 1, 1]. */
   fanouts?: readonly number[];
+  /**
+   * Asked before every round after the first (which confirms the start fails on its own): true ends
+   * the walk with the best value so far, as the round limit does. A round in flight always finishes.
+   */
+  stop?: () => boolean;
+  /** Called after every round, for progress lines. */
+  onRound?: (progress: ShrinkProgress) => void;
+}
+
+export interface ShrinkProgress {
+  /** Rounds (judge calls) so far. */
+  round: number;
+  /** Values judged in the round that just ended. */
+  candidates: number;
+  /** Values judged in total. */
+  judged: number;
+  /** Values of this round that still fail (candidates the walk may step to). */
+  failing: number;
 }
 
 export interface ShrinkResult<T, J> {
@@ -37,8 +55,10 @@ export interface ShrinkResult<T, J> {
   rounds: number;
   /** Values judged in total. */
   judged: number;
-  /** True when a local minimum was reached (no candidate of `value` fails); false when out of rounds. */
+  /** True when a local minimum was reached (no candidate of `value` fails); false when stopped early. */
   minimal: boolean;
+  /** Why the walk stopped before a local minimum: the round limit, or `stop` (the time cap). */
+  stoppedBy?: 'round limit' | 'stop';
 }
 
 interface Node<T, J> {
@@ -112,6 +132,7 @@ export async function shrinkBatched<T, J>(
     nodes.forEach((n, index) => {
       n.judgement = verdicts[index];
     });
+    options.onRound?.({ round: rounds, candidates: nodes.length, judged, failing: nodes.filter((n) => failed(n.judgement as J)).length });
   };
 
   const root = node<T, J>(start);
@@ -143,8 +164,9 @@ export async function shrinkBatched<T, J>(
         current.cursor++;
       }
     }
-    if (rounds >= maxRounds) {
-      return { reproduced: true, value: current.value.value, judgement: current.judgement as J, steps, rounds, judged, minimal: false };
+    const stoppedBy = rounds >= maxRounds ? 'round limit' : options.stop?.() === true ? 'stop' : undefined;
+    if (stoppedBy !== undefined) {
+      return { reproduced: true, value: current.value.value, judgement: current.judgement as J, steps, rounds, judged, minimal: false, stoppedBy };
     }
     width = steps > stepsBefore ? baseWidth : Math.min(firstWidth, width * 2);
     const batch: Array<Node<T, J>> = [];

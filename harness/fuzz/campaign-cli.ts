@@ -1,10 +1,13 @@
 // `npm run fuzz`: a long differential-fuzzing campaign. First the in-process pre-check (the
 // reference client's apply step, no processes), then batches through every configured pairing ×
-// transport (auth none). Prints progress and cases per second for both; counterexamples go to
-// fixtures/counterexamples/ (kept out of git) unless AHP_COUNTEREXAMPLE_DIR says otherwise.
+// transport (auth none), each in its profile (reference pairings wide, any other adapter inside its
+// discovered host envelope; AHP_FUZZ_PROFILE overrides). Prints progress (at least every 10 s) and
+// cases per second; counterexamples and evidence go to fixtures/counterexamples/ (kept out of git)
+// unless AHP_COUNTEREXAMPLE_DIR says otherwise.
 //
 //   npm run fuzz [-- --in-process-only | --processes-only]
 //   AHP_FUZZ_SEED=<n> AHP_FUZZ_RUNS=<batches> AHP_FUZZ_BATCH=<cases per batch> npm run fuzz
+//   AHP_FUZZ_SHRINK_SECONDS=<cap> AHP_FUZZ_PROFILE=host|wide npm run fuzz
 //
 // Defaults: a random seed (printed, so any failure can be reproduced), 100 batches × 200 cases
 // through processes and 20× as many batches in process. Exit code 1 when anything disagrees.
@@ -20,7 +23,8 @@ import { loadValidators } from '../protocol/load-validators.ts';
 import { counterexampleDir } from './counterexample-file.ts';
 import { differentialFuzz, type DifferentialFuzzReport } from './differential.ts';
 import { fuzzBudget } from './parameters.ts';
-import { configuredTargets, inProcessTarget } from './targets.ts';
+import { configuredTargetLabels, fuzzConfiguredAdapters } from './fuzz-configured.ts';
+import { inProcessTarget } from './targets.ts';
 
 const args = new Set(process.argv.slice(2));
 const unknown = [...args].filter((arg) => arg !== '--in-process-only' && arg !== '--processes-only');
@@ -50,6 +54,7 @@ if (!args.has('--processes-only')) {
     numRuns: runs,
     batchSize: budget.batchSize,
     counterexampleDir: dir,
+    ...(budget.shrinkSeconds === undefined ? {} : { shrinkSeconds: budget.shrinkSeconds }),
     idPrefix: 'ip',
     onBatch: every(Math.max(1, Math.floor(runs / 10)), (p) => `  batch ${p.batch}/${runs}: ${p.cases} cases`),
   });
@@ -57,27 +62,19 @@ if (!args.has('--processes-only')) {
   reports.push(report);
 }
 
+let processesOk = true;
 if (!args.has('--in-process-only') && reports.every((r) => r.ok)) {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'ahp-fuzz-campaign-'));
-  let keep = false;
   try {
-    const targets = configuredTargets(config, { workDir, keepFailedRuns: true });
-    console.log(`\n## through processes: ${budget.numRuns} batches × ${budget.batchSize} cases × ${targets.map((t) => t.label).join(', ')}`);
-    const report = await differentialFuzz({
-      targets,
-      validators,
-      ...budget,
-      counterexampleDir: dir,
-      parallelism: config.parallelism,
-      onBatch: every(1, (p) => `  batch ${p.batch}/${budget.numRuns}: ${p.cases} cases, ${Math.round((p.cases / p.batchMs) * 1000)} cases/s`),
-    });
-    console.log(report.message);
-    reports.push(report);
-    keep = !report.ok;
-    if (keep) console.log(`files and logs of the failing client runs are kept in ${workDir}`);
+    console.log(`\n## through processes: ${budget.numRuns} batches × ${budget.batchSize} cases × ${configuredTargetLabels(config).join(', ')}`);
+    // Everything a failure message names is copied to the counterexample folder: the work dir can go.
+    const run = await fuzzConfiguredAdapters(config, validators, budget, { workDir, counterexampleDir: dir, env, progress: (line) => console.log(line) });
+    console.log(run.message);
+    reports.push(...run.reports);
+    processesOk = run.ok;
   } finally {
     await stopAll(1000);
-    if (!keep) rmSync(workDir, { recursive: true, force: true });
+    rmSync(workDir, { recursive: true, force: true });
   }
 }
 
@@ -88,7 +85,7 @@ for (const report of reports) {
       `${Math.round(report.endToEndCasesPerSecond).toLocaleString('en-US').padStart(7)} cases/s end to end (${report.cases} cases)`,
   );
 }
-process.exit(reports.every((r) => r.ok) ? 0 : 1);
+process.exit(processesOk && reports.every((r) => r.ok) ? 0 : 1);
 
 function every(n: number, line: (p: { batch: number; cases: number; batchMs: number }) => string) {
   return (p: { batch: number; cases: number; batchMs: number }): void => {

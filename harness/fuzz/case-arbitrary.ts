@@ -1,6 +1,7 @@
 // The arbitrary of one differential-fuzzing case: a whole scenario minus its identity. A case is a
 // schema-valid hooks/intercept request (tool.before or turn.finish.before, random capability subsets,
-// omitted or present incoming state of every shape) plus the ingredients of its response: 0–8
+// omitted or present incoming state of every shape — or, in the `host` profile, only requests inside
+// a host envelope) plus the ingredients of its response: 0–8
 // effects drawn from every effect type — valid ones within what the request advertises, with invalid
 // ones (unknown types, missing/extra fields, bad values, unadvertised types/operations, exhausted
 // continuations, the host's task rule) inserted now and then — and occasional envelope mutations
@@ -22,6 +23,8 @@ import {
 } from '../generate/arbitraries.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../protocol/json.ts';
 import { PROTOCOL_VERSION, type InterceptRequest } from '../protocol/messages.ts';
+import { envelopeRequest } from './envelope-arbitraries.ts';
+import { WIDE_PROFILE, type FuzzProfile } from './host-envelope.ts';
 
 /** At most this many effects in one response (valid and invalid together). */
 export const MAX_CASE_EFFECTS = 8;
@@ -93,10 +96,14 @@ export function caseEffects(request: InterceptRequest): fc.Arbitrary<JsonValue[]
     );
 }
 
-/** One fuzz case at either boundary. */
-export function fuzzCase(): fc.Arbitrary<FuzzCase> {
-  return fc
-    .oneof(toolBeforeRequest(), finishRequest())
+/**
+ * One fuzz case. Profile `wide` (the default): requests at either boundary with any capability
+ * subset and state. Profile `host`: requests inside the host envelope (envelope-arbitraries.ts). The
+ * response side is the same in both: unconstrained, invalid responses included.
+ */
+export function fuzzCase(profile: FuzzProfile = WIDE_PROFILE): fc.Arbitrary<FuzzCase> {
+  const requests = profile.name === 'host' ? envelopeRequest(profile.envelope) : fc.oneof(toolBeforeRequest(), finishRequest());
+  return requests
     .chain((request) =>
       fc.tuple(caseEffects(request), envelopeMutations).map(([effects, envelope]): FuzzCase => ({ request, effects, envelope })),
     );

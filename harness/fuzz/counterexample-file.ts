@@ -1,12 +1,15 @@
-// Writes a shrunk counterexample as a one-scenario file in the central format — lint-clean for the
-// closed format, so it can be replayed, attached to an SDK bug report, or promoted into the
-// generated fixtures — plus, for a process pairing, a replay config next to it:
+// Writes what a fuzz failure leaves behind, in the central format — lint-clean for the closed format,
+// so it can be replayed, attached to an SDK bug report, or promoted into the generated fixtures — plus,
+// for a process pairing, a replay config next to it:
 //
-//   <dir>/<server>-to-<client>-<hash>.json          {version:1, scenarios:[{id:"fuzz-<hash>", ...}]}
-//   <dir>/<server>-to-<client>-<hash>.config.json   AHP_CONFIG for `npx vitest run --project core`
+//   <dir>/<server>-to-<client>-<transport>-<hash>.json          a shrunk disagreement: {version:1, scenarios:[{id:"fuzz-<hash>", ...}]}
+//   <dir>/<server>-to-<client>-<transport>-refused-<hash>.json  the smallest scenario set the adapter refused (refusal-evidence.ts)
+//   <dir>/<server>-to-<client>-<transport>-host-limited-<hash>.json  rows the client failed without a protocol-level outcome
+//   <dir>/<name>.config.json                        AHP_CONFIG for `npx vitest run --project core`
 //
 // `<dir>` is AHP_COUNTEREXAMPLE_DIR when set, else fixtures/counterexamples (kept out of git by the
-// .gitignore there). The expectation is always the oracle's, never the adapter's.
+// .gitignore there). The expectation is always the oracle's, never the adapter's; every description
+// names the generation profile (and host envelope) the rows came from.
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -16,6 +19,7 @@ import { projectRoot } from '../config/load-config.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import type { Scenario, ScenarioFile } from '../scenarios/types.ts';
 import { materializeCase, type FuzzCase } from './case-arbitrary.ts';
+import { describeEnvelope, type FuzzProfile } from './host-envelope.ts';
 import { fuzzScenario, type OracleValidators } from './scenario-rows.ts';
 import type { FuzzTarget } from './targets.ts';
 
@@ -34,6 +38,8 @@ export interface CounterexampleInfo {
   path: string;
   /** The verifier's reason for the shrunk case (one line per difference). */
   reason: string;
+  /** The generation profile the case came from (default wide). */
+  profile?: FuzzProfile;
 }
 
 export interface WrittenCounterexample {
@@ -59,15 +65,41 @@ export function writeCounterexample(
   const description =
     `Counterexample found by differential fuzzing against ${info.target.label} ` +
     `(AHP_FUZZ_SEED=${info.seed}, fast-check path ${JSON.stringify(info.path)}): ${oneLine(info.reason)}. ` +
-    'The expectation is the oracle\'s.';
+    `${profileSentence(info.profile)} The expectation is the oracle's.`;
   const scenario = fuzzScenario(fuzz, `fuzz-${hash}`, validators, description);
+  const written = writeScenarioSet(dir, `${info.target.pairing}-${hash}`, [scenario], info.target);
+  return { ...written, scenario };
+}
+
+/** "Generated in the … profile …." for descriptions. */
+export function profileSentence(profile: FuzzProfile | undefined): string {
+  return profile?.name === 'host'
+    ? `Generated in the host profile, inside the host envelope ${describeEnvelope(profile.envelope)}.`
+    : 'Generated in the wide profile (unconstrained requests).';
+}
+
+/** `scenario` with `description` in the generated key order (id, description, request, ...). */
+export function describedRow(scenario: Scenario, description: string): Scenario {
+  const { id, description: previous, ...rest } = scenario;
+  void previous;
+  return { id, description, ...rest } as Scenario;
+}
+
+/** A stable short hash of some rows' requests and responses (their ids included). */
+export function scenariosHash(scenarios: Scenario[]): string {
+  const content = scenarios.map((s) => ({ request: s.request, response: s.response }));
+  return createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 12);
+}
+
+/** Writes `<dir>/<name>.json` with `scenarios` and, for a process pairing, `<dir>/<name>.config.json`. */
+export function writeScenarioSet(dir: string, name: string, scenarios: Scenario[], target: FuzzTarget): { file: string; configFile?: string } {
   mkdirSync(dir, { recursive: true });
-  const base = path.join(dir, `${info.target.pairing}-${hash}`);
+  const base = path.join(dir, name);
   const file = `${base}.json`;
-  writeAtomic(file, serializeScenarioFile({ version: 1, scenarios: [scenario] } satisfies ScenarioFile));
+  writeAtomic(file, serializeScenarioFile({ version: 1, scenarios } satisfies ScenarioFile));
 
   let configFile: string | undefined;
-  const replay = info.target.replay;
+  const replay = target.replay;
   if (replay) {
     configFile = `${base}.config.json`;
     const adapters = [replay.server, replay.client]
@@ -84,11 +116,11 @@ export function writeCounterexample(
     };
     writeAtomic(configFile, `${JSON.stringify(config, null, 2)}\n`);
   }
-  return { file, configFile, scenario };
+  return configFile === undefined ? { file } : { file, configFile };
 }
 
-/** The verifier's multi-line reason as one line for a description (bounded). */
-function oneLine(reason: string): string {
+/** A multi-line reason as one line for a description (bounded). */
+export function oneLine(reason: string): string {
   const text = reason
     .split('\n')
     .map((line) => line.trim())

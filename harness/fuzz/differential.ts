@@ -3,10 +3,20 @@
 // (pairing × transport). Every row must get the verifier's pass: the adapter's verdict equals the
 // oracle's (accepted result key for key under the seed's comparison rules, or a genuine rejection).
 //
-// When a batch fails, its first failing case per target is shrunk with fast-check's own shrinker
-// against that same target, many candidates per client run (batched-shrink.ts), and the minimal
-// case is written as a counterexample file. The batch property itself never shrinks
-// (`endOnFailure`): shrinking a batch would re-run whole batches for nothing.
+// Requests come from the run's profile (host-envelope.ts): `wide` (unconstrained) or `host` (inside a
+// host envelope discovered from the adapters). Every failure is triaged (triage.ts) and reported with
+// its class first:
+// - adapter refused the batch: the run failed as a whole; the batch is bisected to the smallest set
+//   the adapter refuses, and the batch file, configs and logs are copied next to the counterexamples
+//   (refusal-evidence.ts). Ends the run.
+// - host limitation: the client failed rows without a protocol-level outcome; counted, sampled into a
+//   scenario file (host-limitations.ts), never shrunk. The run goes on.
+// - semantic disagreement: the first failing case per target is shrunk with fast-check's own shrinker
+//   against that same target, many candidates per client run (batched-shrink.ts), within the profile,
+//   for at most `shrinkSeconds`; the minimal (or best so far) case is written as a counterexample
+//   file. Ends the run. The batch property itself never shrinks (`endOnFailure`).
+// Progress lines (batch i/n, bisection runs, shrink rounds and candidates judged) go to `progress`,
+// with a heartbeat whenever nothing was printed for 10 s.
 
 import fc from 'fast-check';
 
@@ -16,8 +26,14 @@ import { shrinkBatched, type ShrinkOptions, type ShrinkResult } from './batched-
 import { captured, type Captured } from './captured.ts';
 import { caseEffectCount, fuzzCase, type FuzzCase } from './case-arbitrary.ts';
 import { writeCounterexample, type WrittenCounterexample } from './counterexample-file.ts';
+import { describeProfile, WIDE_PROFILE, type FuzzProfile } from './host-envelope.ts';
+import { HostLimitationLog, type HostLimitationReport } from './host-limitations.ts';
+import { createProgress, type Progress } from './progress.ts';
+import { persistRefusal } from './refusal-evidence.ts';
+import { discardRefusal } from './refusal-search.ts';
 import { batchScenarioIds, fuzzScenario } from './scenario-rows.ts';
-import type { CaseJudgement, FuzzTarget } from './targets.ts';
+import type { FuzzTarget } from './targets.ts';
+import { CLASS_TITLES, type CaseJudgement, type Refusal } from './triage.ts';
 
 export interface DifferentialFuzzOptions {
   targets: FuzzTarget[];
@@ -28,13 +44,21 @@ export interface DifferentialFuzzOptions {
   /** Cases per batch. */
   batchSize: number;
   counterexampleDir: string;
+  /** Requests: unconstrained (`wide`, the default) or inside a host envelope. */
+  profile?: FuzzProfile;
   /** Targets judged at the same time (default: all of them). */
   parallelism?: number;
   shrink?: ShrinkOptions;
+  /** Cap on the time spent shrinking one failure (AHP_FUZZ_SHRINK_SECONDS); checked between rounds. */
+  shrinkSeconds?: number;
   /** Scenario id prefix (default `fz`). */
   idPrefix?: string;
   /** Called after every batch. */
   onBatch?: (progress: FuzzProgress) => void;
+  /** Progress lines; none when absent. */
+  progress?: (line: string) => void;
+  /** Longest silence between progress lines (default 10 s). */
+  progressIntervalMs?: number;
 }
 
 export interface FuzzProgress {
@@ -45,7 +69,9 @@ export interface FuzzProgress {
   batchMs: number;
 }
 
+/** A semantic disagreement with the oracle, shrunk. */
 export interface FuzzFailure {
+  class: 'disagreement';
   target: string;
   /** 1-based batch (property run) that failed. */
   batch: number;
@@ -58,7 +84,30 @@ export interface FuzzFailure {
   effects: number;
   /** The verifier's reason for the minimal case: the minimal diff. */
   reason: string;
-  shrink: Omit<ShrinkResult<FuzzCase, CaseJudgement>, 'value' | 'judgement'> & { clientRuns: number; ms: number };
+  shrink: Omit<ShrinkResult<FuzzCase, CaseJudgement>, 'value' | 'judgement'> & { clientRuns: number; ms: number; capSeconds?: number };
+}
+
+/** A batch the adapter refused as a whole, bisected to its smallest refused set, evidence kept. */
+export interface RefusedBatch {
+  class: 'refused';
+  target: string;
+  batch: number;
+  batchSize: number;
+  /** Ids of the smallest refused set. */
+  smallest: string[];
+  /** Rows of the batch in some refused set. */
+  refusedRows: number;
+  systematic: boolean;
+  /** Run faults of the smallest set's run and of the whole batch's (paths point at the kept copies). */
+  integrity: string[];
+  batchIntegrity: string[];
+  /** Copies of the runs' folders: `batch/` and, when different, `smallest/`. */
+  evidenceDir: string;
+  /** The smallest refused set as a scenario file, and its replay config. */
+  file: string;
+  configFile?: string;
+  /** Runs the bisection took (the batch's included). */
+  runs: number;
 }
 
 export interface DifferentialFuzzReport {
@@ -67,6 +116,7 @@ export interface DifferentialFuzzReport {
   numRuns: number;
   batchSize: number;
   targets: string[];
+  profile: FuzzProfile;
   /** Batches judged. */
   batches: number;
   /** Cases judged in batches, summed over targets. */
@@ -80,25 +130,36 @@ export interface DifferentialFuzzReport {
   casesPerSecond: number;
   /** cases / (durationMs − shrinking): including generation and oracle expectations. */
   endToEndCasesPerSecond: number;
+  /** Semantic disagreements (shrunk). */
   failures: FuzzFailure[];
-  /** An error that is no disagreement (a server that cannot start, a harness bug). */
+  /** Batches an adapter refused as a whole. */
+  refusals: RefusedBatch[];
+  /** Rows clients failed without a protocol-level outcome, per target. */
+  hostLimitations: HostLimitationReport[];
+  /** An error that is no failure class (a harness bug). */
   error?: string;
-  /** Human summary; for a failure: seed, path, counterexample files and minimal diffs. */
+  /** Human summary; for failures: each class first, then seed, path, files and evidence. */
   message: string;
 }
 
-class DisagreementError extends Error {
-  override readonly name = 'DisagreementError';
-  constructor(readonly failures: FuzzFailure[]) {
-    super(`${failures.length} target(s) disagree with the oracle`);
+class StopFuzzing extends Error {
+  override readonly name = 'StopFuzzing';
+  constructor(
+    readonly refusals: RefusedBatch[],
+    readonly failures: FuzzFailure[],
+  ) {
+    super(`${refusals.length} refused batch(es), ${failures.length} disagreement(s)`);
   }
 }
 
 export async function differentialFuzz(options: DifferentialFuzzOptions): Promise<DifferentialFuzzReport> {
   const { targets, validators, seed, numRuns, batchSize } = options;
+  const profile = options.profile ?? WIDE_PROFILE;
   const prefix = options.idPrefix ?? 'fz';
   const parallelism = Math.max(1, options.parallelism ?? targets.length);
-  const caseArbitrary = fuzzCase();
+  const caseArbitrary = fuzzCase(profile);
+  const progress = createProgress(options.progress, { intervalMs: options.progressIntervalMs });
+  const hostLimitations = new HostLimitationLog(profile);
   const started = performance.now();
   let batches = 0;
   let cases = 0;
@@ -107,24 +168,34 @@ export async function differentialFuzz(options: DifferentialFuzzOptions): Promis
 
   const shrinkOne = async (target: FuzzTarget, start: Captured<FuzzCase>, batch: number, caseId: string, batchReason: string): Promise<FuzzFailure> => {
     const shrinkStarted = performance.now();
+    const deadline = options.shrinkSeconds === undefined ? undefined : shrinkStarted + options.shrinkSeconds * 1000;
     const runsBefore = target.runs;
     let call = 0;
-    const judge = (values: FuzzCase[]): Promise<CaseJudgement[]> => {
+    const judge = async (values: FuzzCase[]): Promise<CaseJudgement[]> => {
       call++;
+      progress.doing(`shrinking ${target.label}: round ${call} (${values.length} candidate(s))`);
       const ids = batchScenarioIds(`${prefix}-b${batch}-s${call}`, values.length);
-      return target.judge(values.map((value, index) => fuzzScenario(value, ids[index]!, validators)));
+      const judgements = await target.judge(values.map((value, index) => fuzzScenario(value, ids[index]!, validators)));
+      // A candidate run the adapter refused is no disagreement; its evidence is not needed.
+      for (const refusal of new Set(judgements.flatMap((j) => (j.refusal ? [j.refusal] : [])))) discardRefusal(refusal);
+      return judgements;
     };
-    const result = await shrinkBatched(caseArbitrary, start.origin, judge, (j) => j.failed, options.shrink);
+    progress.say(`${CLASS_TITLES.disagreement} — ${target.label}, batch ${batch}, case ${caseId}: shrinking`);
+    const result = await shrinkBatched(caseArbitrary, start.origin, judge, (j) => j.class === 'disagreement', {
+      ...options.shrink,
+      ...(deadline === undefined ? {} : { stop: () => performance.now() >= deadline }),
+      onRound: (p) =>
+        progress.say(
+          `  shrinking ${target.label}: round ${p.round} judged ${p.candidates} candidate(s) (${p.judged} in total), ${p.failing} still failing`,
+          `shrinking ${target.label} after round ${p.round}`,
+        ),
+    });
     const reason = result.reproduced ? result.judgement.reason : batchReason;
-    const counterexample = writeCounterexample(
-      options.counterexampleDir,
-      result.value,
-      { target, seed, path: String(batch - 1), reason },
-      validators,
-    );
+    const counterexample = writeCounterexample(options.counterexampleDir, result.value, { target, seed, path: String(batch - 1), reason, profile }, validators);
     const { value, judgement, ...stats } = result;
     void judgement;
     return {
+      class: 'disagreement',
       target: target.label,
       batch,
       caseId,
@@ -132,7 +203,12 @@ export async function differentialFuzz(options: DifferentialFuzzOptions): Promis
       counterexample,
       effects: caseEffectCount(value),
       reason,
-      shrink: { ...stats, clientRuns: target.runs - runsBefore, ms: Math.round(performance.now() - shrinkStarted) },
+      shrink: {
+        ...stats,
+        clientRuns: target.runs - runsBefore,
+        ms: Math.round(performance.now() - shrinkStarted),
+        ...(options.shrinkSeconds === undefined ? {} : { capSeconds: options.shrinkSeconds }),
+      },
     };
   };
 
@@ -142,32 +218,71 @@ export async function differentialFuzz(options: DifferentialFuzzOptions): Promis
       const index = ++batches;
       const ids = batchScenarioIds(`${prefix}-b${index}`, batch.length);
       const scenarios: Scenario[] = batch.map((item, i) => fuzzScenario(item.value, ids[i]!, validators));
+      progress.doing(`judging batch ${index}/${numRuns} (${scenarios.length} cases × ${targets.length} target(s))`);
       const judgeStarted = performance.now();
-      const verdicts = await mapLimit(targets, parallelism, (target) => target.judge(scenarios));
+      const verdicts = await mapLimit(targets, parallelism, (target) =>
+        target.judge(scenarios, ({ run, scenarios: size }) =>
+          progress.say(`  ${target.label}: batch ${index} failed as a whole; bisecting: run ${run} (${size} scenario(s))`),
+        ),
+      );
       batchMs += performance.now() - judgeStarted;
       cases += scenarios.length * targets.length;
       options.onBatch?.({ batch: index, cases, batchMs });
-      const failing = targets.flatMap((target, t) => {
-        const at = verdicts[t]!.findIndex((j) => j.failed);
-        return at < 0 ? [] : [{ target, at, reason: verdicts[t]![at]!.reason }];
+      const failedRows = verdicts.reduce((sum, list) => sum + list.filter((j) => j.failed).length, 0);
+      progress.say(`batch ${index}/${numRuns}: ${scenarios.length} case(s) × ${targets.length} target(s) judged${failedRows > 0 ? `, ${failedRows} failed row(s)` : ''}`);
+
+      const refusals: RefusedBatch[] = [];
+      const shrinkJobs: Array<{ target: FuzzTarget; at: number; reason: string }> = [];
+      targets.forEach((target, t) => {
+        const judgements = verdicts[t]!;
+        hostLimitations.record(target, index, scenarios, judgements);
+        const refusal = judgements.find((j) => j.refusal)?.refusal;
+        if (refusal) {
+          refusals.push(refusedBatch(target, index, scenarios, refusal));
+          return;
+        }
+        const at = judgements.findIndex((j) => j.class === 'disagreement');
+        if (at >= 0) shrinkJobs.push({ target, at, reason: judgements[at]!.reason });
       });
-      if (failing.length === 0) return;
+      if (refusals.length === 0 && shrinkJobs.length === 0) return;
       const shrinkStarted = performance.now();
-      const failures = await mapLimit(failing, parallelism, ({ target, at, reason }) => shrinkOne(target, batch[at]!, index, ids[at]!, reason));
+      const failures = await mapLimit(shrinkJobs, parallelism, ({ target, at, reason }) => shrinkOne(target, batch[at]!, index, ids[at]!, reason));
       shrinkMs += performance.now() - shrinkStarted;
-      throw new DisagreementError(failures);
+      throw new StopFuzzing(refusals, failures);
     },
   );
 
-  const details = await fc.check(property, { seed, numRuns, endOnFailure: true });
+  const refusedBatch = (target: FuzzTarget, batch: number, scenarios: Scenario[], refusal: Refusal): RefusedBatch => {
+    const persisted = persistRefusal({ dir: options.counterexampleDir, target, scenarios, refusal, seed, batch, profile });
+    return {
+      class: 'refused',
+      target: target.label,
+      batch,
+      batchSize: scenarios.length,
+      smallest: refusal.smallest,
+      refusedRows: refusal.refusedRows,
+      systematic: refusal.systematic,
+      runs: refusal.runs,
+      ...persisted,
+    };
+  };
+
+  progress.say(`fuzzing ${targets.map((t) => t.label).join(', ')}: ${numRuns} batch(es) × ${batchSize} case(s), seed ${seed}, profile ${describeProfile(profile)}`);
+  let details: fc.RunDetails<[Array<Captured<FuzzCase>>]>;
+  try {
+    details = await fc.check(property, { seed, numRuns, endOnFailure: true });
+  } finally {
+    progress.close();
+  }
   const durationMs = Math.round(performance.now() - started);
   const clientRuns = targets.reduce((sum, target) => sum + target.runs, 0);
   const report: DifferentialFuzzReport = {
-    ok: !details.failed,
+    ok: false,
     seed,
     numRuns,
     batchSize,
     targets: targets.map((t) => t.label),
+    profile,
     batches,
     cases,
     clientRuns,
@@ -176,46 +291,92 @@ export async function differentialFuzz(options: DifferentialFuzzOptions): Promis
     casesPerSecond: batchMs > 0 ? (cases / batchMs) * 1000 : 0,
     endToEndCasesPerSecond: durationMs - shrinkMs > 0 ? (cases / (durationMs - shrinkMs)) * 1000 : 0,
     failures: [],
+    refusals: [],
+    hostLimitations: hostLimitations.write(options.counterexampleDir),
     message: '',
   };
   if (details.failed) {
     const error = details.errorInstance;
-    if (error instanceof DisagreementError) report.failures = error.failures;
-    else report.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    if (error instanceof StopFuzzing) {
+      report.failures = error.failures;
+      report.refusals = error.refusals;
+    } else report.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
   }
+  report.ok = !details.failed && report.hostLimitations.length === 0;
   report.message = formatReport(report, details.counterexamplePath ?? undefined);
   return report;
 }
 
-/** The summary line, or the failure message: seed, path, files and the minimal diff of each target. */
+/**
+ * The summary line, or the failure message: the classes first, then seed, path and profile, then one
+ * block per failure, each starting with its class.
+ */
 export function formatReport(report: DifferentialFuzzReport, path?: string): string {
   const rate = (value: number): string => `${Math.round(value).toLocaleString('en-US')} cases/s`;
   const head =
     `${report.batches} batch(es) × ${report.batchSize} case(s) × ${report.targets.length} target(s) = ${report.cases} cases; ` +
     `judging ${(report.batchMs / 1000).toFixed(1)} s (${rate(report.casesPerSecond)}), ` +
-    `end to end with generation ${rate(report.endToEndCasesPerSecond)}; ${report.clientRuns} client run(s); seed ${report.seed}`;
+    `end to end with generation ${rate(report.endToEndCasesPerSecond)}; ${report.clientRuns} client run(s); seed ${report.seed}; profile ${describeProfile(report.profile)}`;
   if (report.ok) return `differential fuzzing passed: ${head}`;
-  const reproduce = `reproduce with AHP_FUZZ_SEED=${report.seed} AHP_FUZZ_RUNS=${report.numRuns}`;
-  if (report.error !== undefined) {
-    return `differential fuzzing could not run (seed ${report.seed}, fast-check path ${JSON.stringify(path ?? '')}; ${reproduce}):\n${report.error}`;
-  }
+  const profileVariable = report.profile.name === 'host' ? ' AHP_FUZZ_PROFILE=host' : '';
+  const reproduce = `reproduce with AHP_FUZZ_SEED=${report.seed} AHP_FUZZ_RUNS=${report.numRuns} AHP_FUZZ_BATCH=${report.batchSize}${profileVariable}`;
+  const where = `seed ${report.seed}${path === undefined ? '' : `, fast-check path ${JSON.stringify(path)}`}; ${reproduce}`;
+  if (report.error !== undefined) return `differential fuzzing could not run (${where}):\n${report.error}`;
+
+  const classes = [
+    [CLASS_TITLES.refused, report.refusals.length],
+    [CLASS_TITLES['host-limitation'], report.hostLimitations.length],
+    [CLASS_TITLES.disagreement, report.failures.length],
+  ].filter(([, count]) => (count as number) > 0);
   const lines = [
-    `differential fuzzing: ${report.failures.length} target(s) disagree with the oracle ` +
-      `(seed ${report.seed}, fast-check path ${JSON.stringify(path ?? '')}; ${reproduce})`,
+    `${classes.map(([title, count]) => `${title} (${count} target(s))`).join(' + ')} — differential fuzzing (${where})`,
+    `profile: ${describeProfile(report.profile)}`,
   ];
+  for (const refused of report.refusals) {
+    const set = refused.systematic
+      ? `any single scenario is refused (the first and the last, each alone): systematic`
+      : `the smallest refused set is ${refused.smallest.length} scenario(s): ${refused.smallest.join(', ')} (${refused.refusedRows} of ${refused.batchSize} rows in refused sets)`;
+    lines.push(
+      '',
+      `${CLASS_TITLES.refused} — ${refused.target}, batch ${refused.batch} (${refused.batchSize} scenarios): the run failed as a whole; bisected in ${refused.runs} run(s): ${set}`,
+      ...refused.integrity.map((line) => `  ${line}`),
+      `  evidence (batch file, configs, logs): ${refused.evidenceDir}`,
+      `  smallest refused set: ${refused.file}`,
+    );
+    if (refused.configFile) lines.push(`  replay: AHP_CONFIG=${refused.configFile} npx vitest run --project core`);
+  }
+  for (const limited of report.hostLimitations) {
+    lines.push(
+      '',
+      `${CLASS_TITLES['host-limitation']} — ${limited.target}: the client failed ${limited.rows} row(s) in ${limited.batches} batch(es) with no result and no ` +
+        'rejection, only an error of its own (its host refused the request, or the transport failed); not a disagreement with the oracle, not shrunk',
+    );
+    for (const message of limited.messages) {
+      const sent = message.requestSent === undefined ? '' : message.requestSent ? '; the request went on the wire' : '; the request was never sent';
+      const envelope = message.envelope === undefined ? '' : `; ${message.envelope}`;
+      lines.push(`  ${message.rows} × ${JSON.stringify(message.error)} (e.g. ${message.example}${sent}${envelope})`);
+    }
+    lines.push(`  rows: ${limited.file}`);
+  }
   for (const failure of report.failures) {
     const s = failure.shrink;
     lines.push(
       '',
-      `${failure.target}: batch ${failure.batch}, case ${failure.caseId}`,
+      `${CLASS_TITLES.disagreement} — ${failure.target}: batch ${failure.batch}, case ${failure.caseId}`,
       `  minimal counterexample (${failure.effects} effect(s)): ${failure.counterexample.file}`,
     );
     if (failure.counterexample.configFile) {
       lines.push(`  replay: AHP_CONFIG=${failure.counterexample.configFile} npx vitest run --project core`);
     }
+    const early =
+      s.stoppedBy === 'stop'
+        ? ` (time cap AHP_FUZZ_SHRINK_SECONDS=${s.capSeconds} reached; the best counterexample so far, not necessarily minimal)`
+        : s.stoppedBy === 'round limit'
+          ? ' (round limit reached; not necessarily minimal)'
+          : '';
     lines.push(
       s.reproduced
-        ? `  shrunk in ${s.steps} step(s): ${s.judged} candidate(s) judged in ${s.rounds} round(s), ${s.clientRuns} client run(s), ${(s.ms / 1000).toFixed(1)} s${s.minimal ? '' : ' (round limit reached; not necessarily minimal)'}`
+        ? `  shrunk in ${s.steps} step(s): ${s.judged} candidate(s) judged in ${s.rounds} round(s), ${s.clientRuns} client run(s), ${(s.ms / 1000).toFixed(1)} s${early}`
         : '  the case does not fail on its own (it failed only inside its batch); written unshrunk',
       `  scenario ${failure.counterexample.scenario.id}: ${indent(failure.reason)}`,
     );

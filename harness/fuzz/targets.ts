@@ -1,5 +1,6 @@
 // What a fuzz case is run against. A target judges a list of scenario rows and says, per row,
-// whether the adapter's verdict disagrees with the oracle's expectation in the row:
+// whether the adapter's verdict agrees with the oracle's expectation in the row, and if not, which
+// failure class it is (triage.ts):
 //
 // - a process target is one `<server>→<client> <transport>/none` pairing: the rows are written as one
 //   scenario file and run through ONE client run (HTTP: a private server started with exactly that
@@ -8,19 +9,19 @@
 // - the in-process target runs the reference client's row logic (request check, apply step, judge)
 //   directly, with the verifier on a report built in memory: no processes, for speed.
 //
-// A run-level failure (no report, wrong exit code, missing receipts, ...) fails every row of that
-// run, so it cannot say which row caused it: the rows are then bisected into smaller runs until the
-// failure is attributed (or shown to be systematic, when one row alone fails the same way).
+// A run that fails as a whole — a server that will not start included — cannot say which row caused
+// it: the rows are bisected into smaller runs until the refusal is pinned to the smallest scenario set
+// (refusal-search.ts). Such a run's folder (configs, logs) is kept for the caller to persist.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { startHttpServer, stopHttpServer, withServerLock } from '../adapters/http-server-pool.ts';
+import { ServerStartError, startHttpServer, stopHttpServer, withServerLock } from '../adapters/http-server-pool.ts';
 import type { LoadedAdapter } from '../adapters/types.ts';
 import type { Transport } from '../config/define-config.ts';
 import type { ResolvedConfig } from '../config/load-config.ts';
 import type { Verdict } from '../oracle/types.ts';
-import { jsonEqual, type JsonValue } from '../protocol/json.ts';
+import type { JsonValue } from '../protocol/json.ts';
 import type { InterceptRequest } from '../protocol/messages.ts';
 import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import { runClient } from '../runs/client-run.ts';
@@ -28,27 +29,23 @@ import { groupLabel, loadAdapters, planMatrix } from '../runs/plan.ts';
 import type { ClientRunOutcome } from '../runs/types.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { compareExpected, formatDifferences } from '../verify/compare-result.ts';
 import { verifyRun, type RowVerdict } from '../verify/verify-run.ts';
 import { judgeVerdict } from '../oracle/report-row.ts';
+import { bisectingJudge, type BisectionObserver } from './refusal-search.ts';
+import { judgeRows, runDetails, type CaseJudgement, type RunResult } from './triage.ts';
 
-/** The harness's verdict on one fuzz row: `failed` means the adapter disagrees with the oracle. */
-export interface CaseJudgement {
-  id: string;
-  failed: boolean;
-  /** Why it failed (the verifier's reason, with the key-by-key diff); empty when it passed. */
-  reason: string;
-  /** What the adapter reported as `actual` (undefined when there is no report row). */
-  actual: unknown;
-}
+export type { CaseJudgement } from './triage.ts';
 
 export interface FuzzTarget {
   /** Human label, e.g. `reference→reference http/none`. */
   label: string;
-  /** File-name-safe pairing label for counterexample files, e.g. `reference-to-reference`. */
+  /** File-name-safe label for counterexample files, e.g. `reference-to-reference-http`. */
   pairing: string;
-  /** Judges the rows (in order); may take several process runs when a run fails as a whole. */
-  judge(scenarios: Scenario[]): Promise<CaseJudgement[]>;
+  /**
+   * Judges the rows (in order); may take several process runs when a run fails as a whole. Refused
+   * rows carry a Refusal whose kept folders the caller persists or removes.
+   */
+  judge(scenarios: Scenario[], observe?: BisectionObserver): Promise<CaseJudgement[]>;
   /** Client runs started so far (0 for the in-process target). */
   readonly runs: number;
   /** For process targets: what a replay config needs to run the same pairing. */
@@ -67,8 +64,9 @@ export interface ProcessTargetOptions {
   keepFailedRuns?: boolean;
 }
 
-export function pairingLabel(server: string, client: string): string {
-  return `${server}-to-${client}`.replace(/[^A-Za-z0-9_.-]+/g, '_');
+/** File-name-safe label of a pairing (and its transport, for process targets: their replay configs differ). */
+export function pairingLabel(server: string, client: string, transport?: Transport): string {
+  return `${server}-to-${client}${transport === undefined ? '' : `-${transport}`}`.replace(/[^A-Za-z0-9_.-]+/g, '_');
 }
 
 /** One configured pairing over one transport, auth `none`. */
@@ -77,11 +75,11 @@ export function processTarget(options: ProcessTargetOptions): FuzzTarget {
   let runs = 0;
   const judge = bisectingJudge(async (scenarios) => {
     runs++;
-    return (await runScenarioBatch(options, scenarios)).verification;
+    return runScenarioBatch(options, scenarios);
   });
   return {
     label: groupLabel(server.name, client.name, transport, 'none'),
-    pairing: pairingLabel(server.name, client.name),
+    pairing: pairingLabel(server.name, client.name, transport),
     judge,
     get runs() {
       return runs;
@@ -90,98 +88,61 @@ export function processTarget(options: ProcessTargetOptions): FuzzTarget {
   };
 }
 
-/** One run over some rows: per-row verdicts plus run-level (integrity) problems. */
-export type RunOnce = (scenarios: Scenario[]) => Promise<{ rows: Map<string, RowVerdict>; integrity: string[] }>;
-
-/**
- * Per-row judgements from runs of `once`. A run that fails as a whole is attributed: the first row
- * runs alone — if it fails the same way the failure is systematic and every row fails with it (two
- * runs, however many rows); otherwise the rest is bisected, so one bad row among n costs about
- * 2·log2(n) extra runs.
- */
-export function bisectingJudge(once: RunOnce): (scenarios: Scenario[]) => Promise<CaseJudgement[]> {
-  const judge = async (scenarios: Scenario[]): Promise<CaseJudgement[]> => {
-    if (scenarios.length === 0) return [];
-    const first = await once(scenarios);
-    if (first.integrity.length === 0 || scenarios.length === 1) return judgements(scenarios, first.rows);
-    const alone = await once(scenarios.slice(0, 1));
-    if (alone.integrity.length > 0) {
-      const reason = alone.rows.get(scenarios[0]!.id)?.reason ?? `run integrity failure:\n  ${alone.integrity.join('\n  ')}`;
-      return scenarios.map((s) => ({ id: s.id, failed: true, reason, actual: undefined }));
-    }
-    const rest = scenarios.slice(1);
-    const middle = Math.ceil(rest.length / 2);
-    return [
-      ...judgements(scenarios.slice(0, 1), alone.rows),
-      ...(await judge(rest.slice(0, middle))),
-      ...(await judge(rest.slice(middle))),
-    ];
-  };
-  return judge;
-}
-
-function judgements(scenarios: Scenario[], rows: Map<string, RowVerdict>): CaseJudgement[] {
-  return scenarios.map((scenario) => {
-    const row = rows.get(scenario.id);
-    if (!row) return { id: scenario.id, failed: true, reason: 'no verdict for this row', actual: undefined };
-    // A skipped row (unsupported) is no disagreement: the adapter declined it.
-    const failed = row.verdict === 'failed';
-    return { id: scenario.id, failed, reason: failed ? withDiff(scenario, row) : '', actual: row.actual };
-  });
-}
-
-/**
- * The verifier's reason, plus the oracle-vs-adapter diff when the verifier stopped at the client's
- * own `status: failed` (it never reads `actual` then, but the diff is what a bug report needs).
- */
-function withDiff(scenario: Scenario, row: RowVerdict): string {
-  if (!/client reported status "failed"/.test(row.reason) || row.actual === undefined || row.actual === null) return row.reason;
-  const rejected = jsonEqual(row.actual, { rejected: true });
-  if (scenario.expected !== undefined) {
-    if (rejected) return `${row.reason}\n  the oracle accepts the response, but the adapter rejected it (actual {"rejected":true})`;
-    const differences = compareExpected(scenario.expected, row.actual);
-    return differences.length > 0 ? `${row.reason}\n${formatDifferences(differences)}` : row.reason;
-  }
-  const layer = scenario.tags?.find((tag) => tag.endsWith('-invalid'))?.replace(/-invalid$/, '') ?? 'some';
-  return rejected
-    ? row.reason
-    : `${row.reason}\n  the oracle rejects the response (${layer} layer), but the adapter applied it: actual ${JSON.stringify(row.actual)}`;
-}
-
 /**
  * Writes `scenarios` as one scenario file and runs the client once over it (HTTP: against a server
- * started for exactly this file, always stopped afterwards). Throws only when the HTTP server cannot
- * start (ServerStartError) — an infrastructure problem, not a verdict.
+ * started for exactly this file, always stopped afterwards). A server that cannot start is a run
+ * failure like any other. The run's folder is removed, except when the run failed as a whole (then
+ * `dir` names it and the caller owns it) or `keepFailedRuns` asks for it.
  */
 export async function runScenarioBatch(
   options: ProcessTargetOptions,
   scenarios: Scenario[],
-): Promise<{ outcome: ClientRunOutcome; verification: ReturnType<typeof verifyRun>; dir: string }> {
+): Promise<RunResult & { outcome?: ClientRunOutcome }> {
   const { server, client, transport, schemasDir, watchdogs } = options;
   mkdirSync(options.workDir, { recursive: true });
   const dir = mkdtempSync(path.join(options.workDir, 'batch-'));
   const scenarioFile = path.join(dir, 'scenarios.json');
   writeFileSync(scenarioFile, serializeScenarioFile({ version: 1, scenarios }));
   const spec = { server, client, transport, auth: 'none' as const, scenarios, serverScenarioFile: scenarioFile, schemasDir, watchdogs };
-  let outcome: ClientRunOutcome;
-  let kept = false;
+  let keep = false;
   try {
+    let outcome: ClientRunOutcome;
     if (transport === 'http') {
-      const handle = await startHttpServer({ adapter: server, auth: 'none', scenarioFile, schemaDir: schemasDir, workDir: dir, startupMs: watchdogs.startupMs });
+      let handle;
+      try {
+        handle = await startHttpServer({ adapter: server, auth: 'none', scenarioFile, schemaDir: schemasDir, workDir: dir, startupMs: watchdogs.startupMs });
+      } catch (error) {
+        if (!(error instanceof ServerStartError)) throw error;
+        keep = true;
+        return { ...serverRefused(error, scenarios), dir };
+      }
       try {
         outcome = await withServerLock(handle, () => runClient({ ...spec, httpServer: handle }, { workDir: dir }));
       } finally {
-        await stopHttpServer(handle, { keepWorkDir: options.keepFailedRuns === true });
+        // Its folder is inside `dir`, which goes (or stays) as a whole.
+        await stopHttpServer(handle, { keepWorkDir: true });
       }
     } else {
       outcome = await runClient(spec, { workDir: dir });
     }
     const verification = verifyRun(outcome, scenarios, client.manifest.language);
-    kept = options.keepFailedRuns === true && [...verification.rows.values()].some((row) => row.verdict === 'failed');
-    return { outcome, verification, dir };
+    const result: RunResult = { rows: verification.rows, integrity: verification.integrity, ...runDetails(outcome, scenarios, verification.rows) };
+    const evidence = result.integrity.length > 0 || result.clientWideError !== undefined;
+    keep = evidence || (options.keepFailedRuns === true && [...verification.rows.values()].some((row) => row.verdict === 'failed'));
+    return { ...result, ...(evidence ? { dir } : {}), outcome };
   } finally {
-    if (!kept) rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A server that would not start: every row fails with the start failure. */
+function serverRefused(error: ServerStartError, scenarios: Scenario[]): RunResult {
+  const line = `[${error.stage}/${error.kind}] (server) ${error.message}`;
+  const reason = `run integrity failure (every row of this run fails):\n  ${line}`;
+  const rows = new Map<string, RowVerdict>(
+    scenarios.map((s) => [s.id, { id: s.id, verdict: 'failed', reason, adapterStatus: 'missing', actual: undefined, faults: [] }]),
+  );
+  return { rows, integrity: [line] };
 }
 
 /** Every configured pairing over every configured transport, with auth `none` (the fuzz matrix). */
@@ -246,7 +207,8 @@ export function inProcessTarget(options: InProcessTargetOptions): FuzzTarget {
       logFiles: [],
       durationMs: 0,
     };
-    return judgements(scenarios, verifyRun(outcome, scenarios, language).rows);
+    const rows = verifyRun(outcome, scenarios, language).rows;
+    return judgeRows(scenarios, { rows, integrity: [], ...runDetails(outcome, scenarios, rows) });
   };
   return { label: `${name} in-process`, pairing: pairingLabel(name, 'in-process'), judge, runs: 0 };
 }

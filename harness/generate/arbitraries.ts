@@ -138,7 +138,7 @@ export const toolInput: fc.Arbitrary<JsonObject> = fc
 
 // ----- content ---------------------------------------------------------------------------------------
 
-const contentId = fc.stringMatching(/^[a-z][a-z0-9-]{0,7}$/);
+export const contentId = fc.stringMatching(/^[a-z][a-z0-9-]{0,7}$/);
 
 /** A canonical text body part. */
 export const textPart: fc.Arbitrary<JsonObject> = fc.record({
@@ -164,7 +164,7 @@ export const messages: fc.Arbitrary<JsonObject[]> = fc.array(
 /** Scenario/request/event id (also usable as a scenario-file id). */
 export const scenarioId: fc.Arbitrary<string> = fc.stringMatching(/^[a-z0-9]{1,8}$/).map((suffix) => `fuzz-${suffix}`);
 
-const eventTime = fc
+export const eventTime = fc
   .integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2030, 0, 1) })
   .map((ms) => new Date(ms).toISOString());
 const eventSource = fc.constantFrom('https://agent.example.test/hooks', 'urn:ahp:conformance:fuzz');
@@ -194,6 +194,10 @@ export interface StateOptions {
   flows?: readonly FlowState[];
   /** Whether optional members (flow, instructions, injections) may be sent (default true). */
   optionalMembers?: boolean;
+  /** Whether finish state may carry `instructions` (default true; a host without continue never has any). */
+  instructions?: boolean;
+  /** deliverAt values incoming `injections` may use (default both; empty: never sent). */
+  injectionDeliverAt?: readonly DeliverAt[];
 }
 
 export interface RequestOptions {
@@ -229,7 +233,7 @@ function modifyAdvertisement(options: CapabilityOptions): fc.Arbitrary<ModifyAdv
     .map(([replace, merge]) => ({ replace: replace || required.has('replace'), merge: merge || required.has('merge') }));
 }
 
-function nonEmptySubset<T>(items: readonly T[], required: readonly T[] = []): fc.Arbitrary<T[]> {
+export function nonEmptySubset<T>(items: readonly T[], required: readonly T[] = []): fc.Arbitrary<T[]> {
   return fc.shuffledSubarray([...items], { minLength: 1 }).chain((subset) => {
     const all = [...subset, ...required.filter((item) => !subset.includes(item))];
     return fc.shuffledSubarray(all, { minLength: all.length, maxLength: all.length });
@@ -314,7 +318,8 @@ export function injectEffect(deliverAt: readonly DeliverAt[] = DELIVER_AT): fc.A
   });
 }
 
-const instruction = fc.string({ minLength: 1, maxLength: 16 });
+/** A continuation instruction (non-empty text). */
+export const instruction = fc.string({ minLength: 1, maxLength: 16 });
 
 /**
  * Incoming chain state. `permission` and `candidate` are always present when state is; a candidate is
@@ -342,18 +347,19 @@ export function incomingState(
     boundary === 'tool.before' ? ['none', 'stop'] : allowContinue ? ['none', 'stop', 'continue'] : ['none', 'stop'];
   const flows = (options.flows ?? defaultFlows).filter((flow) => flow !== 'continue' || allowContinue);
   const optional = options.optionalMembers !== false;
+  const injectionDeliverAt = options.injectionDeliverAt ?? DELIVER_AT;
   const state = fc
     .record({
       permission: fc.constantFrom(...(options.permissions ?? PERMISSIONS)),
       candidate,
       flow: optional && flows.length > 0 ? fc.option(fc.constantFrom(...flows), { nil: undefined }) : fc.constant(undefined),
       instructions:
-        optional && boundary === 'turn.finish.before'
+        optional && boundary === 'turn.finish.before' && options.instructions !== false
           ? fc.option(fc.array(instruction, { maxLength: 2 }), { nil: undefined })
           : fc.constant(undefined),
       injections:
-        optional && boundary === 'tool.before'
-          ? fc.option(fc.array(injectEffect(), { maxLength: 2 }), { nil: undefined })
+        optional && boundary === 'tool.before' && injectionDeliverAt.length > 0
+          ? fc.option(fc.array(injectEffect(injectionDeliverAt), { maxLength: 2 }), { nil: undefined })
           : fc.constant(undefined),
     })
     .map((drawn) => {
@@ -373,7 +379,8 @@ export function incomingState(
   }
 }
 
-function envelope(
+/** The hooks/intercept request envelope around an event (request.id === event.id is the caller's). */
+export function requestEnvelope(
   id: string,
   event: InterceptRequest['params']['event'],
   capabilities: InterceptCapabilities,
@@ -398,7 +405,7 @@ export function toolBeforeRequest(options: RequestOptions = {}): fc.Arbitrary<In
       state: incomingState('tool.before', options.state),
     })
     .map(({ id, source, time, callId, name, input, capabilities, state }) =>
-      envelope(
+      requestEnvelope(
         id,
         {
           id,
@@ -413,6 +420,36 @@ export function toolBeforeRequest(options: RequestOptions = {}): fc.Arbitrary<In
         state,
       ),
     );
+}
+
+/** The drawn parts of a turn.finish.before event. */
+export interface FinishEventParts {
+  id: string;
+  source: string;
+  time: string;
+  turnId: string;
+  outcome: string;
+  continuationCount: number;
+  items: JsonObject[];
+}
+
+/** The turn.finish.before request around drawn event parts (request.id === event.id). */
+export function finishRequestOf(event: FinishEventParts, capabilities: InterceptCapabilities, state: InterceptState | undefined): InterceptRequest {
+  return requestEnvelope(
+    event.id,
+    {
+      id: event.id,
+      source: event.source,
+      type: 'turn.finish.before',
+      time: event.time,
+      turn: { id: event.turnId },
+      outcome: event.outcome,
+      continuationCount: event.continuationCount,
+      items: event.items as unknown as JsonValue,
+    },
+    capabilities,
+    state,
+  );
 }
 
 /**
@@ -432,23 +469,7 @@ export function finishRequest(options: RequestOptions = {}): fc.Arbitrary<Interc
     })
     .chain((event) =>
       finishCapabilities(event.continuationCount, options.capabilities).chain((capabilities) =>
-        incomingState('turn.finish.before', options.state, canContinue(capabilities)).map((state) =>
-          envelope(
-            event.id,
-            {
-              id: event.id,
-              source: event.source,
-              type: 'turn.finish.before',
-              time: event.time,
-              turn: { id: event.turnId },
-              outcome: event.outcome,
-              continuationCount: event.continuationCount,
-              items: event.items as unknown as JsonValue,
-            },
-            capabilities,
-            state,
-          ),
-        ),
+        incomingState('turn.finish.before', options.state, canContinue(capabilities)).map((state) => finishRequestOf(event, capabilities, state)),
       ),
     );
 }

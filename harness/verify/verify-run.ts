@@ -379,7 +379,7 @@ function checkResponses(
 }
 
 /** A receipt is the direct request envelope or a `message` wrapper carrying routing metadata. */
-function receiptEnvelope(receipt: unknown): unknown {
+export function receiptEnvelope(receipt: unknown): unknown {
   if (isJsonObject(receipt) && !('jsonrpc' in receipt) && isJsonObject(receipt.message)) return receipt.message;
   return receipt;
 }

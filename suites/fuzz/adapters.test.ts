@@ -1,12 +1,14 @@
 // Differential fuzzing through the configured adapters: every configured pairing × transport (auth
 // `none`) runs batches of generated scenarios — one client run per batch and target — and must agree
-// with the oracle on every case. A disagreement is shrunk against the same pairing and written to
-// fixtures/counterexamples/ (or AHP_COUNTEREXAMPLE_DIR); the failure message has the seed, the file,
-// a replay command and the minimal diff.
+// with the oracle on every case. Pairings of the embedded reference adapter are fuzzed unconstrained
+// (profile `wide`); any other adapter inside the host envelope its discovery advertises (profile
+// `host`; AHP_FUZZ_PROFILE overrides). Failures are triaged — adapter refused the batch, host
+// limitation, semantic disagreement — and what each leaves behind goes to fixtures/counterexamples/
+// (or AHP_COUNTEREXAMPLE_DIR); the message has the class first, the seed, the files and a replay command.
 //
-// CI budget: the fixed seed, 8 batches × 100 cases per target (about a minute for the reference
-// adapter over http and stdio). AHP_FUZZ_SEED, AHP_FUZZ_RUNS (batches) and AHP_FUZZ_BATCH (cases per
-// batch) override it; `npm run fuzz` runs a long campaign.
+// CI budget: the fixed seed, 8 batches × 100 cases per target (about half a minute for the reference
+// adapter over http and stdio). AHP_FUZZ_SEED, AHP_FUZZ_RUNS (batches), AHP_FUZZ_BATCH (cases per
+// batch) and AHP_FUZZ_SHRINK_SECONDS override it; `npm run fuzz` runs a long campaign.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -17,15 +19,13 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { stopAll } from '../../harness/adapters/supervise.ts';
 import { loadConfig } from '../../harness/config/load-config.ts';
 import { counterexampleDir } from '../../harness/fuzz/counterexample-file.ts';
-import { differentialFuzz } from '../../harness/fuzz/differential.ts';
+import { configuredTargetLabels, fuzzConfiguredAdapters } from '../../harness/fuzz/fuzz-configured.ts';
 import { fuzzBudget } from '../../harness/fuzz/parameters.ts';
-import { configuredTargets } from '../../harness/fuzz/targets.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
 
 const config = await loadConfig();
 const validators = loadValidators(config.schemas);
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'ahp-fuzz-'));
-const targets = configuredTargets(config, { workDir });
 const budget = fuzzBudget({ runs: 8, batchSize: 100 });
 
 afterAll(async () => {
@@ -34,15 +34,13 @@ afterAll(async () => {
 });
 
 describe('differential fuzzing through adapter processes', () => {
-  test(`${budget.numRuns} batches × ${budget.batchSize} cases: ${targets.map((t) => t.label).join(', ')}`, async () => {
-    const report = await differentialFuzz({
-      targets,
-      validators,
-      ...budget,
+  test(`${budget.numRuns} batches × ${budget.batchSize} cases: ${configuredTargetLabels(config).join(', ')}`, async () => {
+    const run = await fuzzConfiguredAdapters(config, validators, budget, {
+      workDir,
       counterexampleDir: counterexampleDir(),
-      parallelism: config.parallelism,
+      progress: (line) => console.log(line),
     });
-    console.log(report.message);
-    expect(report.ok, report.message).toBe(true);
+    console.log(run.message);
+    expect(run.ok, run.message).toBe(true);
   });
 });

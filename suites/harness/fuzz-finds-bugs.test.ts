@@ -111,7 +111,7 @@ describe.concurrent('through processes: fuzzing finds each buggy reference-clien
 
     // Written to the configured dir (a temp dir here), as a lint-clean one-scenario central file.
     expect(path.dirname(written.file)).toBe(dir);
-    expect(path.basename(written.file)).toMatch(new RegExp(`^reference-to-${name}-[0-9a-f]{12}\\.json$`));
+    expect(path.basename(written.file)).toMatch(new RegExp(`^reference-to-${name}-http-[0-9a-f]{12}\\.json$`));
     expect(existsSync(written.file)).toBe(true);
     const file = loadScenarioFileSync(written.file);
     expect(lintOwnScenarioFile(file)).toEqual([]);

@@ -2,7 +2,7 @@
 // like fast-check's own shrinker, run-level failures are attributed to rows by bisection, generated
 // batches are valid, lint-clean central-format files, and counterexample files are stable.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -15,7 +15,9 @@ import { captured, type Captured } from '../../harness/fuzz/captured.ts';
 import { fuzzCase, materializeCase } from '../../harness/fuzz/case-arbitrary.ts';
 import { counterexampleDir, counterexampleHash, writeCounterexample } from '../../harness/fuzz/counterexample-file.ts';
 import { batchScenarioIds, fuzzScenario } from '../../harness/fuzz/scenario-rows.ts';
-import { bisectingJudge, inProcessTarget, type RunOnce } from '../../harness/fuzz/targets.ts';
+import { bisectingJudge, discardRefusal, type RunOnce } from '../../harness/fuzz/refusal-search.ts';
+import { judgeRows } from '../../harness/fuzz/triage.ts';
+import { inProcessTarget } from '../../harness/fuzz/targets.ts';
 import { evaluate } from '../../harness/oracle/evaluate.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
 import { lintOwnScenarioFile } from '../../harness/scenarios/lint-scenario-file.ts';
@@ -77,36 +79,100 @@ describe('batched shrinking', () => {
   });
 });
 
-describe('run-level failures are attributed by bisection', () => {
-  const rows = (n: number): Scenario[] => Array.from({ length: n }, (_, i) => ({ id: `row-${i}` }) as Scenario);
-  const fakeRun = (bad: Set<string>, systematic = false): { once: RunOnce; calls: () => number } => {
+describe('refused batches are bisected to the smallest refused set', () => {
+  const rows = (n: number): Scenario[] => Array.from({ length: n }, (_, i) => ({ id: `row-${i}`, request: { id: `row-${i}` } }) as unknown as Scenario);
+  const verdicts = (scenarios: Scenario[], verdict: (s: Scenario) => Pick<RowVerdict, 'verdict' | 'adapterStatus' | 'actual'>): Map<string, RowVerdict> =>
+    new Map(scenarios.map((s) => [s.id, { id: s.id, reason: '', faults: [], ...verdict(s) }]));
+
+  /** A run that fails as a whole when it contains a bad row (or always); each run keeps a folder. */
+  const fakeRun = (bad: Set<string>, systematic = false): { once: RunOnce; calls: () => number; dirs: string[] } => {
     let calls = 0;
+    const dirs: string[] = [];
     const once: RunOnce = async (scenarios) => {
       calls++;
       const broken = systematic || scenarios.some((s) => bad.has(s.id));
-      const verdicts = new Map<string, RowVerdict>(
-        scenarios.map((s) => [
-          s.id,
-          { id: s.id, verdict: broken ? 'failed' : 'passed', reason: broken ? 'run integrity failure: no report' : '', adapterStatus: 'passed', actual: {}, faults: [] },
-        ]),
-      );
-      return { rows: verdicts, integrity: broken ? ['[report/missing] no report'] : [] };
+      const rowsOf = verdicts(scenarios, () => (broken ? { verdict: 'failed', adapterStatus: 'missing', actual: undefined } : { verdict: 'passed', adapterStatus: 'passed', actual: {} }));
+      if (!broken) return { rows: rowsOf, integrity: [] };
+      const dir = mkdtempSync(path.join(tmp, 'run-'));
+      dirs.push(dir);
+      return { rows: rowsOf, integrity: [`[report/missing] (client) no report; see ${dir}/client.log`], dir };
     };
-    return { once, calls: () => calls };
+    return { once, calls: () => calls, dirs };
   };
 
-  test('one row that breaks the whole run is found; every other row passes', async () => {
+  test('one row that breaks the whole run is found; every other row passes; only the two kept folders stay', async () => {
     const run = fakeRun(new Set(['row-37']));
     const judgements = await bisectingJudge(run.once)(rows(100));
     expect(judgements.filter((j) => j.failed).map((j) => j.id)).toEqual(['row-37']);
-    expect(run.calls()).toBeLessThanOrEqual(2 + 2 * Math.ceil(Math.log2(100)) + 2);
+    expect(judgements.find((j) => j.failed)!.class).toBe('refused');
+    const refusal = judgements.find((j) => j.failed)!.refusal!;
+    expect(refusal).toMatchObject({ smallest: ['row-37'], refusedRows: 1, systematic: false, runs: run.calls() });
+    expect(run.calls()).toBeLessThanOrEqual(3 + 2 * Math.ceil(Math.log2(100)));
+    expect(run.dirs.filter(existsSync).sort()).toEqual([refusal.evidence.batch, refusal.evidence.smallest].sort());
+    expect(refusal.integrity[0]).toContain(refusal.evidence.smallest);
+    discardRefusal(refusal);
+    expect(run.dirs.filter(existsSync)).toEqual([]);
   });
 
-  test('a systematic failure fails every row after two runs', async () => {
+  test('a first row that is the only culprit is not mistaken for a systematic refusal', async () => {
+    const run = fakeRun(new Set(['row-0']));
+    const judgements = await bisectingJudge(run.once)(rows(20));
+    expect(judgements.filter((j) => j.failed).map((j) => j.id)).toEqual(['row-0']);
+    expect(judgements[0]!.refusal).toMatchObject({ smallest: ['row-0'], systematic: false });
+  });
+
+  test('a systematic refusal fails every row after three runs (the first and the last alone)', async () => {
     const run = fakeRun(new Set(), true);
     const judgements = await bisectingJudge(run.once)(rows(50));
-    expect(judgements.every((j) => j.failed)).toBe(true);
-    expect(run.calls()).toBe(2);
+    expect(judgements.every((j) => j.class === 'refused')).toBe(true);
+    expect(judgements[0]!.refusal).toMatchObject({ smallest: ['row-0'], refusedRows: 50, systematic: true, runs: 3 });
+    expect(run.calls()).toBe(3);
+  });
+
+  test('a client that gives up on every row with one error refuses the batch; a sub-run refused with another error does not reproduce it', async () => {
+    // The client fails every row before sending anything with "discovery failed" when row-5 is in the
+    // run; otherwise its strict host refuses rows 6–11 with "host refused" (so the sub-run of rows
+    // 7–11 fails every row with one error too — another one).
+    const once: RunOnce = async (scenarios) => {
+      const broken = scenarios.some((s) => s.id === 'row-5');
+      const refusedByHost = (s: Scenario): boolean => Number(s.id.slice(4)) >= 6;
+      const rowsOf = verdicts(scenarios, (s) =>
+        broken || refusedByHost(s) ? { verdict: 'failed', adapterStatus: 'failed', actual: null } : { verdict: 'passed', adapterStatus: 'passed', actual: {} },
+      );
+      const errors = new Map(scenarios.map((s) => [s.id, broken ? 'discovery failed' : 'host refused']));
+      const allFailed = broken || scenarios.every(refusedByHost);
+      return { rows: rowsOf, integrity: [], clientErrors: errors, reached: new Set(), ...(allFailed ? { clientWideError: broken ? 'discovery failed' : 'host refused' } : {}) };
+    };
+    const judgements = await bisectingJudge(once)(rows(12));
+    expect(judgements.filter((j) => j.class === 'refused').map((j) => j.id)).toEqual(['row-5']);
+    expect(judgements[5]!.refusal!.integrity[0]).toContain('discovery failed');
+    // The host's refusals are host limitations with the client's message, never part of the refusal.
+    const limited = judgements.filter((j) => j.class === 'host-limitation');
+    expect(limited.map((j) => j.id)).toEqual(['row-6', 'row-7', 'row-8', 'row-9', 'row-10', 'row-11']);
+    expect(limited.every((j) => j.clientError === 'host refused' && j.requestSent === false)).toBe(true);
+  });
+});
+
+describe('triage of rows that failed', () => {
+  const scenario = { id: 'r', request: { id: 'r' }, expected: { decision: 'allow' }, tags: ['fuzz'] } as unknown as Scenario;
+  const judge = (row: Partial<RowVerdict>): string =>
+    judgeRows([scenario], { rows: new Map([['r', { id: 'r', verdict: 'failed', reason: 'x', adapterStatus: 'failed', actual: null, faults: [], ...row }]]), integrity: [] })[0]!.class;
+
+  test('no result and no rejection, only client faults: host limitation', () => {
+    expect(judge({})).toBe('host-limitation');
+    expect(judge({ faults: [{ label: 'receipts/count', party: 'client', message: 'sent no request' }] })).toBe('host-limitation');
+  });
+
+  test('a result, a rejection, a server fault or a passed status with faults: semantic disagreement', () => {
+    expect(judge({ actual: { decision: 'deny' } })).toBe('disagreement');
+    expect(judge({ actual: { rejected: true } })).toBe('disagreement');
+    expect(judge({ faults: [{ label: 'responses/mismatch', party: 'server', message: 'altered' }] })).toBe('disagreement');
+    expect(judge({ adapterStatus: 'passed', actual: { decision: 'allow' } })).toBe('disagreement');
+  });
+
+  test('a passed or skipped row is no failure', () => {
+    expect(judge({ verdict: 'passed' })).toBe('pass');
+    expect(judge({ verdict: 'skipped', adapterStatus: 'unsupported' })).toBe('pass');
   });
 });
 

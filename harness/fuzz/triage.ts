@@ -1,0 +1,161 @@
+// Triage of fuzz rows: every failure falls in one of three classes, so a user can tell an invalid
+// batch, a limited adapter and a real protocol bug apart.
+//
+// - `refused`: the run failed as a whole (a server or client that exited or failed before the rows
+//   could be judged: no or a broken report, a crash, a server that would not start, or a client that
+//   failed every row with one error before any request reached the server). Assigned by the refusal
+//   search (refusal-search.ts), which bisects the batch to the smallest refused scenario set.
+// - `host-limitation`: the client failed the row without a protocol-level outcome — no result and no
+//   rejection, only an error of its own (a transport failure, or its host refusing the request) — and
+//   nothing else is wrong with the row's evidence but what follows from that. Not shrunk.
+// - `disagreement`: anything else that fails: a result that differs, a rejection where the oracle
+//   accepts (or the reverse), a server that altered the scripted response. Shrunk.
+
+import { jsonEqual } from '../protocol/json.ts';
+import type { ClientRunOutcome } from '../runs/types.ts';
+import type { Scenario } from '../scenarios/types.ts';
+import { compareExpected, formatDifferences } from '../verify/compare-result.ts';
+import { isJsonObject } from '../protocol/json.ts';
+import { receiptEnvelope, type RowVerdict } from '../verify/verify-run.ts';
+
+export type CaseClass = 'pass' | 'refused' | 'host-limitation' | 'disagreement';
+
+/** The class names as printed, first, in every failure message. */
+export const CLASS_TITLES: Record<Exclude<CaseClass, 'pass'>, string> = {
+  refused: 'adapter refused the batch',
+  'host-limitation': 'host limitation',
+  disagreement: 'semantic disagreement',
+};
+
+/** What one run over some rows produced, as the triage reads it. */
+export interface RunResult {
+  rows: Map<string, RowVerdict>;
+  /** Run-level faults (`[stage/kind] (party) message`); non-empty: the run failed as a whole. */
+  integrity: string[];
+  /** The client's own error text per row it reported failed (bounded); undefined when unknown. */
+  clientErrors?: Map<string, string>;
+  /** Ids whose request went on the wire or reached the server; undefined when unknown. */
+  reached?: Set<string>;
+  /** Set when every row failed with this one client error before any request reached the server. */
+  clientWideError?: string;
+  /** The run's folder (configs, logs), kept because the run may be a refusal: the caller removes or persists it. */
+  dir?: string;
+}
+
+/** The harness's verdict on one fuzz row. */
+export interface CaseJudgement {
+  id: string;
+  /** True for every class but `pass`. */
+  failed: boolean;
+  class: CaseClass;
+  /** Why it failed (the verifier's reason, with the key-by-key diff); empty when it passed. */
+  reason: string;
+  /** What the adapter reported as `actual` (undefined when there is no report row). */
+  actual: unknown;
+  /** host-limitation: the client's own error for the row. */
+  clientError?: string;
+  /** host-limitation: whether the request went on the wire (undefined when unknown). */
+  requestSent?: boolean;
+  /** refused: the refusal this row is part of (shared by every refused row of the batch). */
+  refusal?: Refusal;
+}
+
+/** A batch the adapter refused as a whole, bisected (refusal-search.ts). */
+export interface Refusal {
+  /** Ids of the smallest scenario set found that is refused on its own. */
+  smallest: string[];
+  /** Rows of the batch in some refused set. */
+  refusedRows: number;
+  /** Every single scenario tried alone (the first and the last) was refused. */
+  systematic: boolean;
+  /** The run faults of the smallest set's run (paths point into `evidence.smallest`). */
+  integrity: string[];
+  /** The run faults of the whole batch's run (paths point into `evidence.batch`). */
+  batchIntegrity: string[];
+  /** Kept temp folders of the whole batch's run and of the smallest set's run (may be the same). */
+  evidence: { batch?: string; smallest?: string };
+  /** Runs the search took, the batch's included. */
+  runs: number;
+}
+
+const ERROR_BOUND = 300;
+
+/** Per-row judgements of a run that did not fail as a whole. */
+export function judgeRows(scenarios: Scenario[], result: RunResult): CaseJudgement[] {
+  return scenarios.map((scenario) => {
+    const row = result.rows.get(scenario.id);
+    if (!row) return { id: scenario.id, failed: true, class: 'disagreement', reason: 'no verdict for this row', actual: undefined };
+    // A skipped row (unsupported) is no failure: the adapter declined it.
+    if (row.verdict !== 'failed') return { id: scenario.id, failed: false, class: 'pass', reason: '', actual: row.actual };
+    if (hostLimited(row)) {
+      const clientError = result.clientErrors?.get(scenario.id);
+      const requestSent = result.reached?.has(scenario.id);
+      return {
+        id: scenario.id,
+        failed: true,
+        class: 'host-limitation',
+        reason: row.reason,
+        actual: row.actual,
+        ...(clientError === undefined ? {} : { clientError }),
+        ...(requestSent === undefined ? {} : { requestSent }),
+      };
+    }
+    return { id: scenario.id, failed: true, class: 'disagreement', reason: withDiff(scenario, row), actual: row.actual };
+  });
+}
+
+/** Failed with no result and no rejection, and no fault the client's own failure does not explain. */
+function hostLimited(row: RowVerdict): boolean {
+  return (
+    row.adapterStatus === 'failed' &&
+    (row.actual === null || row.actual === undefined) &&
+    row.faults.every((fault) => fault.party === 'client' || fault.party === 'client or server')
+  );
+}
+
+/** The triage's reading of one client run's outcome (per-row errors, what reached the wire). */
+export function runDetails(outcome: ClientRunOutcome, scenarios: Scenario[], rows: Map<string, RowVerdict>): Pick<RunResult, 'clientErrors' | 'reached' | 'clientWideError'> {
+  const clientErrors = new Map<string, string>();
+  const results = isJsonObject(outcome.report) && Array.isArray(outcome.report.results) ? outcome.report.results : [];
+  for (const entry of results) {
+    if (isJsonObject(entry) && typeof entry.id === 'string' && entry.status === 'failed' && typeof entry.error === 'string') {
+      clientErrors.set(entry.id, entry.error.length > ERROR_BOUND ? `${entry.error.slice(0, ERROR_BOUND)}...` : entry.error);
+    }
+  }
+  const wanted = new Map(scenarios.map((s) => [JSON.stringify(s.request.id), s.id]));
+  const reached = new Set<string>();
+  for (const message of [...(outcome.sent ?? []), ...(outcome.receipts ?? []).map(receiptEnvelope)]) {
+    if (!isJsonObject(message) || message.method !== 'hooks/intercept') continue;
+    const id = wanted.get(JSON.stringify(message.id ?? null));
+    if (id !== undefined) reached.add(id);
+  }
+  const errors = new Set(scenarios.map((s) => clientErrors.get(s.id)));
+  const everyRowGaveUp =
+    scenarios.length > 0 &&
+    reached.size === 0 &&
+    errors.size === 1 &&
+    !errors.has(undefined) &&
+    scenarios.every((s) => {
+      const row = rows.get(s.id);
+      return row !== undefined && row.verdict === 'failed' && row.adapterStatus === 'failed' && (row.actual === null || row.actual === undefined);
+    });
+  return { clientErrors, reached, ...(everyRowGaveUp ? { clientWideError: [...errors][0]! } : {}) };
+}
+
+/**
+ * The verifier's reason, plus the oracle-vs-adapter diff when the verifier stopped at the client's
+ * own `status: failed` (it never reads `actual` then, but the diff is what a bug report needs).
+ */
+function withDiff(scenario: Scenario, row: RowVerdict): string {
+  if (!/reported status "failed"/.test(row.reason) || row.actual === undefined || row.actual === null) return row.reason;
+  const rejected = jsonEqual(row.actual, { rejected: true });
+  if (scenario.expected !== undefined) {
+    if (rejected) return `${row.reason}\n  the oracle accepts the response, but the adapter rejected it (actual {"rejected":true})`;
+    const differences = compareExpected(scenario.expected, row.actual);
+    return differences.length > 0 ? `${row.reason}\n${formatDifferences(differences)}` : row.reason;
+  }
+  const layer = scenario.tags?.find((tag) => tag.endsWith('-invalid'))?.replace(/-invalid$/, '') ?? 'some';
+  return rejected
+    ? row.reason
+    : `${row.reason}\n  the oracle rejects the response (${layer} layer), but the adapter applied it: actual ${JSON.stringify(row.actual)}`;
+}
