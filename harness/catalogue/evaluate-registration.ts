@@ -33,9 +33,13 @@ export interface RegistrationInput {
   context: unknown;
 }
 
+/** Which §5.1 check refused a registration (`unevaluable`: the input could not be read at all). */
+export type RegistrationCheck = 'schema' | 'backend-ids' | 'manifest' | 'credentials' | 'requirements' | 'unevaluable';
+
 export interface RegistrationEvaluation {
   accepted: boolean;
-  /** Why it was refused; absent when accepted. */
+  /** Which check refused it and why; absent when accepted. */
+  check?: RegistrationCheck;
   reason?: string;
 }
 
@@ -43,16 +47,16 @@ export type RegistrationValidators = Pick<ProtocolValidators, 'registration'>;
 
 export function evaluateRegistration(input: RegistrationInput, validators: RegistrationValidators): RegistrationEvaluation {
   try {
-    const reason = refusal(input, validators);
-    return reason === undefined ? { accepted: true } : { accepted: false, reason };
+    const refused = refusal(input, validators);
+    return refused === undefined ? { accepted: true } : { accepted: false, ...refused };
   } catch (error) {
-    return { accepted: false, reason: `the registration could not be evaluated: ${error instanceof Error ? error.message : String(error)}` };
+    return { accepted: false, check: 'unevaluable', reason: `the registration could not be evaluated: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 
 // ---------------------------------------------------------------------------------------------------
 
-/** The parts of a manifest the evaluation reads. */
+/** The parts of a manifest and context the evaluation reads. */
 interface Host {
   /** event → its advertised modes and capabilities. */
   events: Map<string, { modes: Set<string>; capabilities: JsonObject | undefined }>;
@@ -72,31 +76,36 @@ interface Subscription {
   selects: Set<string>;
 }
 
-function refusal(input: RegistrationInput, validators: RegistrationValidators): string | undefined {
-  // 1
+type Refusal = { check: RegistrationCheck; reason: string };
+
+function refusal(input: RegistrationInput, validators: RegistrationValidators): Refusal | undefined {
   const schema = validators.registration(input.registration);
-  if (!schema.valid) return `the registration is not schema-valid: ${schema.errors.slice(0, 3).join('; ')}`;
+  if (!schema.valid) return { check: 'schema', reason: `the registration is not schema-valid: ${schema.errors.slice(0, 3).join('; ')}` };
   const backends = (input.registration as { hooks: JsonObject[] }).hooks;
-  // 2
+
   const ids = new Set<string>();
   for (const [index, backend] of backends.entries()) {
     const id = backend.id as string;
-    if (ids.has(id)) return `hooks[${index}] repeats backend id ${JSON.stringify(id)}`;
+    if (ids.has(id)) return { check: 'backend-ids', reason: `hooks[${index}] repeats backend id ${JSON.stringify(id)}` };
     ids.add(id);
   }
+
   const host = readHost(input.manifest, input.context);
-  if (typeof host === 'string') return host;
-  // 3 and 4, backend by backend
+  if (typeof host === 'string') return { check: 'unevaluable', reason: host };
   const subscriptions: Subscription[] = [];
   for (const [index, backend] of backends.entries()) {
-    const problem = backendProblem(backend, `hooks[${index}]`, host, subscriptions);
-    if (problem !== undefined) return problem;
+    const reason = manifestProblem(backend, `hooks[${index}]`, host, subscriptions);
+    if (reason !== undefined) return { check: 'manifest', reason };
   }
-  // 5
-  if (!Array.isArray(input.requirements)) return 'the requirements are not a list';
+  for (const [index, backend] of backends.entries()) {
+    const reason = credentialsProblem(backend, `hooks[${index}]`, host);
+    if (reason !== undefined) return { check: 'credentials', reason };
+  }
+
+  if (!Array.isArray(input.requirements)) return { check: 'requirements', reason: 'the requirements are not a list' };
   for (const [index, requirement] of input.requirements.entries()) {
-    const problem = requirementProblem(requirement, `requirements[${index}]`, host, subscriptions);
-    if (problem !== undefined) return problem;
+    const reason = requirementProblem(requirement, `requirements[${index}]`, host, subscriptions);
+    if (reason !== undefined) return { check: 'requirements', reason };
   }
   return undefined;
 }
@@ -134,19 +143,16 @@ function stringSet(value: JsonValue | undefined): Set<string> {
   return new Set(Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 }
 
-function backendProblem(backend: JsonObject, where: string, host: Host, subscriptions: Subscription[]): string | undefined {
+/** Check 3 for one backend; collects what each subscription really selects. */
+function manifestProblem(backend: JsonObject, where: string, host: Host, subscriptions: Subscription[]): string | undefined {
   const transport = (backend.transport as JsonObject).type as string;
   if (!host.transports.has(transport)) return `${where} uses transport ${JSON.stringify(transport)}, which the manifest does not advertise`;
-  const authentication = isJsonObject(backend.authentication) ? backend.authentication : undefined;
-  if (authentication !== undefined) {
-    const type = authentication.type as string;
+  if (isJsonObject(backend.authentication)) {
+    const type = backend.authentication.type as string;
     if (!host.authentication.has(type)) return `${where} uses ${JSON.stringify(type)} authentication, which the manifest does not advertise`;
-    const problem = credentialProblem(authentication, `${where}.authentication`, host);
-    if (problem !== undefined) return problem;
   }
   for (const [index, subscription] of (backend.subscriptions as JsonObject[]).entries()) {
-    const at = `${where}.subscriptions[${index}]`;
-    const problem = subscriptionProblem(subscription, at, host, subscriptions);
+    const problem = subscriptionProblem(subscription, `${where}.subscriptions[${index}]`, host, subscriptions);
     if (problem !== undefined) return problem;
   }
   return undefined;
@@ -176,11 +182,22 @@ function subscriptionProblem(subscription: JsonObject, where: string, host: Host
   if (host.disableable && (subscription.scope === 'managed' || subscription.disableable === false)) {
     return `${where} must not be disabled, but the host lets users disable hooks (managedPolicy.disableable is not false): unenforceable`;
   }
-  if (isJsonObject(subscription.upload) && isJsonObject(subscription.upload.auth)) {
-    const problem = credentialProblem(subscription.upload.auth, `${where}.upload.auth`, host);
+  subscriptions.push({ where, mode, selects });
+  return undefined;
+}
+
+/** Check 4 for one backend: its endpoint credential and every subscription's upload credential. */
+function credentialsProblem(backend: JsonObject, where: string, host: Host): string | undefined {
+  if (isJsonObject(backend.authentication)) {
+    const problem = credentialProblem(backend.authentication, `${where}.authentication`, host);
     if (problem !== undefined) return problem;
   }
-  subscriptions.push({ where, mode, selects });
+  for (const [index, subscription] of (backend.subscriptions as JsonObject[]).entries()) {
+    const upload = subscription.upload;
+    if (!isJsonObject(upload) || !isJsonObject(upload.auth)) continue;
+    const problem = credentialProblem(upload.auth, `${where}.subscriptions[${index}].upload.auth`, host);
+    if (problem !== undefined) return problem;
+  }
   return undefined;
 }
 

@@ -20,9 +20,14 @@
 
 import { isJsonObject, jsonEqual, type JsonObject } from '../protocol/json.ts';
 import type { ProtocolValidators } from '../protocol/validator-types.ts';
-import type { DeliveryErrorKind } from './scenario-types.ts';
 
-export type LineageVerdict = { accepted: true } | { accepted: false; errorKind: DeliveryErrorKind; reason: string };
+/** Which lineage rule refused an event: `change` (2), `identity` (3), `cycle` (4), `parent` (5), `late-parent` (6). */
+export type LineageRule = 'change' | 'identity' | 'cycle' | 'parent' | 'late-parent';
+
+export type LineageVerdict =
+  | { accepted: true }
+  | { accepted: false; errorKind: 'schema'; reason: string }
+  | { accepted: false; errorKind: 'lineage'; rule: LineageRule; reason: string };
 
 export type LineageValidators = Pick<ProtocolValidators, 'observeNotification'>;
 
@@ -55,8 +60,17 @@ export class LineageTracker {
     // The observe schema guarantees an event object with string `id`, `source` and `type`.
     const event = (message as { params: { event: JsonObject } }).params.event;
     const record = recordOf(event);
-    const problem = changeProblem(event) ?? this.identityProblem(record) ?? this.cycleProblem(record) ?? this.parentProblem(record) ?? this.lateParentProblem(record);
-    if (problem !== undefined) return { accepted: false, errorKind: 'lineage', reason: problem };
+    const checks: Array<[LineageRule, () => string | undefined]> = [
+      ['change', () => changeProblem(event)],
+      ['identity', () => this.identityProblem(record)],
+      ['cycle', () => this.cycleProblem(record)],
+      ['parent', () => this.parentProblem(record)],
+      ['late-parent', () => this.lateParentProblem(record)],
+    ];
+    for (const [rule, check] of checks) {
+      const reason = check();
+      if (reason !== undefined) return { accepted: false, errorKind: 'lineage', rule, reason };
+    }
     this.record(record);
     return { accepted: true };
   }

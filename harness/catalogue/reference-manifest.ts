@@ -4,7 +4,8 @@
 // tool.before interceptable with `modify` (input merge), model.error observation only, HTTP and
 // bearer advertised, policy that users can disable, no timeout limit that excludes 500 ms. It is
 // also what our own fixture generator evaluates registrations against; our registration rows are
-// chosen so that any manifest meeting §4 gives the same outcomes.
+// chosen so that any manifest meeting §4 gives the same outcomes. It advertises OAuth too, so that our
+// OAuth rows reach the credential check (they are refused either way).
 
 import type { JsonObject } from '../protocol/json.ts';
 import { CATALOGUE_EVENT_TYPES, CATALOGUE_SCOPES } from './catalogue-events.ts';
@@ -29,7 +30,7 @@ export function buildCatalogueManifest(): JsonObject {
       { path: 'limits.maxContinuations', reason: 'catalogue rows intercept no turn boundary' },
     ],
     transports: ['http', 'stdio'],
-    authentication: ['bearer'],
+    authentication: ['bearer', 'oauth'],
     toolPaths: ['native'],
     contentCategories: ['reasoning'],
     limits: { minTimeoutMs: 1, maxTimeoutMs: 60_000 },
