@@ -17,8 +17,9 @@ export function eventIdOf(message: unknown): unknown {
   return isJsonObject(event) && event.id !== undefined ? event.id : null;
 }
 
+/** `event` is null only for a message without one, which a receiver never observes (the verifier's fixture checks name it). */
 export function observedEntry(message: unknown): ObservedEntry {
-  return { kind: 'observed', eventId: eventIdOf(message), event: eventOf(message), message };
+  return { kind: 'observed', eventId: eventIdOf(message), event: eventOf(message) ?? null, message };
 }
 
 export function rejectedEntry(message: unknown, errorKind: DeliveryErrorKind): RejectedEntry {

@@ -96,23 +96,22 @@ export interface CatalogueExpected {
   deliveries: Delivery[];
 }
 
-export interface RegistrationOutcome {
-  accepted: boolean;
-}
+// Plain object types (not interfaces) so that outcomes are JSON values as they are.
+export type RegistrationOutcome = { accepted: boolean };
 
 export type DeliveryErrorKind = 'lineage' | 'schema';
 
-export interface Delivery {
+export type Delivery = {
   accepted: boolean;
   /** `null` exactly when accepted. */
   errorKind: DeliveryErrorKind | null;
-}
+};
 
 /** What a client reports per row: `expected` without `deliveries`. */
-export interface CatalogueActual {
+export type CatalogueActual = {
   sent: JsonObject[];
   registrations: RegistrationOutcome[];
-}
+};
 
 export function expectedActual(expected: CatalogueExpected): CatalogueActual {
   return { sent: expected.sent, registrations: expected.registrations };
