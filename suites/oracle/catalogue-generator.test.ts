@@ -17,17 +17,16 @@ import type { CatalogueScenario, CatalogueScenarioFile } from '../../harness/cat
 import { CATALOGUE_COVERAGE } from '../../harness/generate/catalogue-coverage.ts';
 import { buildCatalogueScenarios, checkCatalogueScenarioBuild, evaluateCatalogueRows } from '../../harness/generate/catalogue-scenarios.ts';
 import { CATALOGUE_SCENARIOS_FILE, FIXTURE_TARGETS } from '../../harness/generate/fixture-targets.ts';
-import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 import { cloneJson, isJsonObject, type JsonObject } from '../../harness/protocol/json.ts';
 import { PROJECT_ROOT, loadValidators } from '../../harness/protocol/load-validators.ts';
+import { CANONICAL_CATALOGUE, SCHEMA_SETS, canonicalCatalogueTitle } from './support/catalogue-sources.ts';
 
 const ours = loadValidators(path.join(PROJECT_ROOT, 'schemas'));
 const committedText = readFileSync(CATALOGUE_SCENARIOS_FILE, 'utf8');
 const committed = loadCatalogueScenarioFileSync(CATALOGUE_SCENARIOS_FILE);
 const target = FIXTURE_TARGETS.find((t) => t.name === 'catalogue');
-const canonicalFile = canonicalInteropFile('catalogue-scenarios.json');
-const canonical = canonicalFile ? loadCatalogueScenarioFileSync(canonicalFile) : undefined;
+const canonical = CANONICAL_CATALOGUE;
 
 const fresh = (): CatalogueScenarioFile => cloneJson(committed);
 const row = (file: CatalogueScenarioFile, id: string): CatalogueScenario => file.scenarios.find((r) => r.id === id)!;
@@ -169,7 +168,7 @@ describe("the generator's checks catch what they exist for", () => {
 
 describe('CATALOGUE-RULES §7 fixture tests', () => {
   const files: Array<[string, CatalogueScenarioFile | undefined]> = [
-    [canonical ? 'the canonical file' : `the canonical file (SKIPPED: no catalogue-scenarios.json in ${canonicalInteropCandidate()})`, canonical],
+    [canonicalCatalogueTitle('the canonical file'), canonical],
     ['our file', committed],
   ];
   for (const [name, file] of files) {
@@ -220,11 +219,7 @@ describe('CATALOGUE-RULES §7 fixture tests', () => {
     expect((assistant!.parts as JsonObject[]).map((p) => [p.category ?? null, p.text])).toEqual([['reasoning', 'The user wrote German and Japanese.'], [null, '']]);
   });
 
-  const schemaDirs: Array<[string, string | undefined]> = [
-    ['our schemas', path.join(PROJECT_ROOT, 'schemas')],
-    [canonicalSchemaDir() ? 'the canonical schemas' : `the canonical schemas (SKIPPED: none at ${canonicalSchemaCandidate()})`, canonicalSchemaDir()],
-  ];
-  for (const [name, dir] of schemaDirs) {
+  for (const [name, dir] of SCHEMA_SETS) {
     test.skipIf(dir === undefined)(`a legacy kind:"message" item and a text part with body:{uri} fail ${name}`, () => {
       const validators = loadValidators(dir as string);
       const base = (row(committed, 'execution:inline-messages').steps[0] as { message: JsonObject }).message;

@@ -7,11 +7,9 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 import { LineageTracker, type LineageVerdict } from '../../harness/catalogue/lineage-tracker.ts';
-import { loadCatalogueScenarioFileSync } from '../../harness/catalogue/load-catalogue-scenarios.ts';
-import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
-import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 import type { JsonObject } from '../../harness/protocol/json.ts';
 import { PROJECT_ROOT, loadValidators } from '../../harness/protocol/load-validators.ts';
+import { CANONICAL_CATALOGUE, SCHEMA_SETS, canonicalCatalogueTitle } from './support/catalogue-sources.ts';
 
 const ours = loadValidators(path.join(PROJECT_ROOT, 'schemas'));
 const S = 'urn:lineage-test:host';
@@ -259,38 +257,28 @@ describe('rule 7: rejections leave no trace', () => {
 
 // ---------------------------------------------------------------------------------------------------
 
-const canonicalFile = canonicalInteropFile('catalogue-scenarios.json');
-const canonicalSchemas = canonicalSchemaDir();
-
-describe.skipIf(canonicalFile === undefined)(
-  canonicalFile ? 'the canonical catalogue file\'s deliveries' : `the canonical catalogue file's deliveries (SKIPPED: no catalogue-scenarios.json in ${canonicalInteropCandidate()})`,
-  () => {
-    const rows = canonicalFile ? loadCatalogueScenarioFileSync(canonicalFile).scenarios : [];
-    const schemaSets: Array<[string, string | undefined]> = [
-      ['our schemas', path.join(PROJECT_ROOT, 'schemas')],
-      [canonicalSchemas ? 'the canonical schemas' : `the canonical schemas (SKIPPED: none at ${canonicalSchemaCandidate()})`, canonicalSchemas],
-    ];
-    for (const [name, dir] of schemaSets) {
-      test.skipIf(dir === undefined)(`one tracker over the whole file reproduces every row's deliveries with ${name}`, () => {
-        const t = new LineageTracker(loadValidators(dir as string));
-        const got = rows.map((row) => ({
-          id: row.id,
-          deliveries: row.steps.flatMap((step) => {
-            if (step.op === 'register') return [];
-            const v = t.accept(step.message);
-            return [v.accepted ? { accepted: true, errorKind: null } : { accepted: false, errorKind: v.errorKind }];
-          }),
-        }));
-        expect(got).toEqual(rows.map((row) => ({ id: row.id, deliveries: row.expected.deliveries })));
-        expect(rows.flatMap((row) => row.expected.deliveries).filter((d) => !d.accepted)).toHaveLength(5);
-      });
-    }
-
-    test('wrong-known-task-parent needs the tracker of the earlier rows: alone it is accepted', () => {
-      const row = rows.find((r) => r.id === 'wrong-known-task-parent')!;
-      const step = row.steps[0]!;
-      expect(step.op).toBe('rawNotify');
-      expect(tracker().accept(step.op === 'register' ? null : step.message)).toEqual(ACCEPTED);
+describe.skipIf(CANONICAL_CATALOGUE === undefined)(canonicalCatalogueTitle("the canonical catalogue file's deliveries"), () => {
+  const rows = CANONICAL_CATALOGUE?.scenarios ?? [];
+  for (const [name, dir] of SCHEMA_SETS) {
+    test.skipIf(dir === undefined)(`one tracker over the whole file reproduces every row's deliveries with ${name}`, () => {
+      const t = new LineageTracker(loadValidators(dir as string));
+      const got = rows.map((row) => ({
+        id: row.id,
+        deliveries: row.steps.flatMap((step) => {
+          if (step.op === 'register') return [];
+          const v = t.accept(step.message);
+          return [v.accepted ? { accepted: true, errorKind: null } : { accepted: false, errorKind: v.errorKind }];
+        }),
+      }));
+      expect(got).toEqual(rows.map((row) => ({ id: row.id, deliveries: row.expected.deliveries })));
+      expect(rows.flatMap((row) => row.expected.deliveries).filter((d) => !d.accepted)).toHaveLength(5);
     });
-  },
-);
+  }
+
+  test('wrong-known-task-parent needs the tracker of the earlier rows: alone it is accepted', () => {
+    const row = rows.find((r) => r.id === 'wrong-known-task-parent')!;
+    const step = row.steps[0]!;
+    expect(step.op).toBe('rawNotify');
+    expect(tracker().accept(step.op === 'register' ? null : step.message)).toEqual(ACCEPTED);
+  });
+});

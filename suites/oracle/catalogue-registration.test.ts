@@ -8,13 +8,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 
 import { evaluateRegistration, type RegistrationCheck } from '../../harness/catalogue/evaluate-registration.ts';
-import { loadCatalogueScenarioFileSync } from '../../harness/catalogue/load-catalogue-scenarios.ts';
 import { buildCatalogueManifest, catalogueDiscoveryResponse } from '../../harness/catalogue/reference-manifest.ts';
 import type { RegistrationRequirement } from '../../harness/catalogue/scenario-types.ts';
-import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
-import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
+import { canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
 import { PROJECT_ROOT, loadValidators } from '../../harness/protocol/load-validators.ts';
+import { CANONICAL_CATALOGUE, SCHEMA_SETS, canonicalCatalogueTitle } from './support/catalogue-sources.ts';
 
 const ours = loadValidators(path.join(PROJECT_ROOT, 'schemas'));
 const canonicalSchemas = canonicalSchemaDir();
@@ -215,29 +214,20 @@ describe('no exception escapes', () => {
 
 // ---------------------------------------------------------------------------------------------------
 
-const canonicalFile = canonicalInteropFile('catalogue-scenarios.json');
-
-describe.skipIf(canonicalFile === undefined)(
-  canonicalFile ? 'the canonical catalogue file\'s registrations' : `the canonical catalogue file's registrations (SKIPPED: no catalogue-scenarios.json in ${canonicalInteropCandidate()})`,
-  () => {
-    const rows = canonicalFile ? loadCatalogueScenarioFileSync(canonicalFile).scenarios : [];
-    const schemaSets: Array<[string, string | undefined]> = [
-      ['our schemas', path.join(PROJECT_ROOT, 'schemas')],
-      [canonicalSchemas ? 'the canonical schemas' : `the canonical schemas (SKIPPED: none at ${canonicalSchemaCandidate()})`, canonicalSchemas],
-    ];
-    for (const [name, dir] of schemaSets) {
-      test.skipIf(dir === undefined)(`the evaluator reproduces every row's registrations against the reference manifest with ${name}`, () => {
-        const validators = loadValidators(dir as string);
-        const manifest = buildCatalogueManifest();
-        const got = rows.map((row) => ({
-          id: row.id,
-          registrations: row.steps.flatMap((step) =>
-            step.op === 'register' ? [{ accepted: evaluateRegistration({ registration: step.registration, manifest, requirements: step.requirements, context: step.context }, validators).accepted }] : [],
-          ),
-        }));
-        expect(got).toEqual(rows.map((row) => ({ id: row.id, registrations: row.expected.registrations })));
-        expect(rows.filter((row) => row.category === 'registration')).toHaveLength(13);
-      });
-    }
-  },
-);
+describe.skipIf(CANONICAL_CATALOGUE === undefined)(canonicalCatalogueTitle("the canonical catalogue file's registrations"), () => {
+  const rows = CANONICAL_CATALOGUE?.scenarios ?? [];
+  for (const [name, dir] of SCHEMA_SETS) {
+    test.skipIf(dir === undefined)(`the evaluator reproduces every row's registrations against the reference manifest with ${name}`, () => {
+      const validators = loadValidators(dir as string);
+      const manifest = buildCatalogueManifest();
+      const got = rows.map((row) => ({
+        id: row.id,
+        registrations: row.steps.flatMap((step) =>
+          step.op === 'register' ? [{ accepted: evaluateRegistration({ registration: step.registration, manifest, requirements: step.requirements, context: step.context }, validators).accepted }] : [],
+        ),
+      }));
+      expect(got).toEqual(rows.map((row) => ({ id: row.id, registrations: row.expected.registrations })));
+      expect(rows.filter((row) => row.category === 'registration')).toHaveLength(13);
+    });
+  }
+});

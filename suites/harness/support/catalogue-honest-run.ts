@@ -17,6 +17,7 @@ import { PROJECT_ROOT, loadValidators } from '../../../harness/protocol/load-val
 import type { CatalogueVerification } from '../../../harness/verify/catalogue/verify-catalogue-run.ts';
 import { verifyCatalogueRun } from '../../../harness/verify/catalogue/verify-catalogue-run.ts';
 import { deepFreeze } from './lifecycle-honest-run.ts';
+import { labelsByPlace, type VerifierCase } from './verification-labels.ts';
 
 export const validators = loadValidators(path.join(PROJECT_ROOT, 'schemas'));
 
@@ -27,17 +28,7 @@ export const CANONICAL_SKIP = `SKIPPED: no catalogue-scenarios.json in ${canonic
 export const OUR_ROWS: CatalogueScenario[] = loadCatalogueScenarioFileSync(CATALOGUE_SCENARIOS_FILE).scenarios;
 
 /** One run's evidence, free to be broken before it is verified. */
-export interface CatalogueCase {
-  rows: CatalogueScenario[];
-  transport: Transport;
-  report: JsonObject;
-  /** What the caller hands the verifier (over stdio: the report's own `receipts`). */
-  receipts: unknown;
-  exitCode: number | null;
-  clientLanguage: string;
-  /** The log's entries, for mutation (the same array the receipts hold). */
-  entries: JsonObject[];
-}
+export type CatalogueCase = VerifierCase<CatalogueScenario>;
 
 export function honestCatalogueCase(rows: readonly CatalogueScenario[], transport: Transport = 'http', language = 'python'): CatalogueCase {
   const selected = cloneJson([...rows]);
@@ -76,14 +67,10 @@ export function verifyCase(c: CatalogueCase): CatalogueVerification {
 }
 
 /** Labels by where they landed: `run` and each row that has any. */
-export function catalogueLabels(v: CatalogueVerification): { run: string[]; rows: Record<string, string[]> } {
-  const rows: Record<string, string[]> = {};
-  for (const [id, checks] of v.rows) if (checks.length > 0) rows[id] = checks.map((c) => c.label);
-  return { run: v.runFailures.map((c) => c.label), rows };
-}
+export const catalogueLabels = labelsByPlace;
 
 /** Every label that fired, wherever it landed, without repeats. */
 export function allLabels(v: CatalogueVerification): string[] {
-  const found = catalogueLabels(v);
+  const found = labelsByPlace(v);
   return [...new Set([...found.run, ...Object.values(found.rows).flat()])].sort();
 }
