@@ -4,6 +4,7 @@
 
 import path from 'node:path';
 
+import type { CatalogueScenarioFile } from '../catalogue/scenario-types.ts';
 import { projectRoot } from '../config/load-config.ts';
 import { deriveContentSources } from '../lifecycle/content-sources.ts';
 import type { LifecycleScenarioFile } from '../lifecycle/scenario-types.ts';
@@ -11,11 +12,13 @@ import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import { NEGATIVE_TAGS, type ScenarioFile } from '../scenarios/types.ts';
 import { checkGeneratedFile } from './check-generated.ts';
+import { CATALOGUE_COVERAGE } from './catalogue-coverage.ts';
+import { buildCatalogueScenarios, checkCatalogueScenarioBuild, serializeCatalogueScenarioFile } from './catalogue-scenarios.ts';
 import { buildCoreScenarios } from './core-scenarios.ts';
 import { LIFECYCLE_COVERAGE } from './lifecycle-coverage.ts';
 import { buildLifecycleScenarios, checkLifecycleScenarioBuild, serializeLifecycleScenarioFile } from './lifecycle-scenarios.ts';
 
-type GeneratorValidators = Pick<ProtocolValidators, 'interceptRequest' | 'interceptResponse' | 'observeNotification'>;
+type GeneratorValidators = Pick<ProtocolValidators, 'interceptRequest' | 'interceptResponse' | 'observeNotification' | 'registration'>;
 
 /** One freshly generated file: its text, the problems the generator's own checks found, a one-line summary. */
 export interface GeneratedText {
@@ -34,6 +37,7 @@ export interface FixtureTarget {
 
 export const CORE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'scenarios.json');
 export const LIFECYCLE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'lifecycle-scenarios.json');
+export const CATALOGUE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'catalogue-scenarios.json');
 
 /** `12 rows: 5 positive, 7 negative (schema-invalid 3, correlation-invalid 1, ...)`. */
 function summarizeCore(file: ScenarioFile): string {
@@ -60,6 +64,19 @@ function summarizeLifecycle(file: LifecycleScenarioFile): string {
   );
 }
 
+/** `47 rows: execution 21, lineage 13, registration 13; 34 accepted, 3 lineage and 2 schema rejections; 13 registrations (4 accepted); 60 coverage items`. */
+function summarizeCatalogue(file: CatalogueScenarioFile): string {
+  const count = (category: string) => file.scenarios.filter((row) => row.category === category).length;
+  const deliveries = file.scenarios.flatMap((row) => row.expected.deliveries);
+  const registrations = file.scenarios.flatMap((row) => row.expected.registrations);
+  const rejected = (kind: string) => deliveries.filter((d) => d.errorKind === kind).length;
+  return (
+    `${file.scenarios.length} rows: execution ${count('execution')}, lineage ${count('lineage')}, registration ${count('registration')}; ` +
+    `${deliveries.filter((d) => d.accepted).length} accepted, ${rejected('lineage')} lineage and ${rejected('schema')} schema rejections; ` +
+    `${registrations.length} registrations (${registrations.filter((r) => r.accepted).length} accepted); ${CATALOGUE_COVERAGE.length} coverage items`
+  );
+}
+
 export const FIXTURE_TARGETS: readonly FixtureTarget[] = [
   {
     name: 'core',
@@ -75,6 +92,14 @@ export const FIXTURE_TARGETS: readonly FixtureTarget[] = [
     generate(validators) {
       const file = buildLifecycleScenarios(validators);
       return { text: serializeLifecycleScenarioFile(file), problems: checkLifecycleScenarioBuild(file, validators), summary: summarizeLifecycle(file) };
+    },
+  },
+  {
+    name: 'catalogue',
+    file: CATALOGUE_SCENARIOS_FILE,
+    generate(validators) {
+      const file = buildCatalogueScenarios(validators);
+      return { text: serializeCatalogueScenarioFile(file), problems: checkCatalogueScenarioBuild(file, validators), summary: summarizeCatalogue(file) };
     },
   },
 ];

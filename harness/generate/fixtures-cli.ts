@@ -1,6 +1,6 @@
-// `npm run fixtures` — regenerate every generated fixture file (fixtures/scenarios.json and
-// fixtures/lifecycle-scenarios.json); `npm run fixtures -- --check` — verify each committed file is
-// exactly what its generator produces, without writing.
+// `npm run fixtures` — regenerate every generated fixture file (fixtures/scenarios.json,
+// fixtures/lifecycle-scenarios.json and fixtures/catalogue-scenarios.json); `npm run fixtures --
+// --check` — verify each committed file is exactly what its generator produces, without writing.
 //
 // The outputs are always the project's own files under <root>/fixtures (never a configured scenario
 // file, which may be someone else's). The schema directory comes from the config.

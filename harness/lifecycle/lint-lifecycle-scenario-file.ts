@@ -3,13 +3,10 @@
 // the cross-field rules a schema cannot express. Applies to every lifecycle file, ours and the
 // protocol's: the lifecycle runner fails unknown operations and fields rather than skipping them.
 
-import { readFileSync } from 'node:fs';
-
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-
 import { jsonEqual, type JsonObject } from '../protocol/json.ts';
 import { describeValue } from '../protocol/json-text.ts';
-import { indexPath, joinPath, pointerToPath } from '../scenarios/json-path.ts';
+import { FormatSchema, type FormatProblem } from '../scenarios/format-schema.ts';
+import { indexPath, joinPath } from '../scenarios/json-path.ts';
 import { ContentSourceError, deriveContentSources, uploadStepBytes } from './content-sources.ts';
 import { observeNotificationFor } from './observe-message.ts';
 import {
@@ -24,116 +21,15 @@ import {
 export const LIFECYCLE_SCENARIO_FILE_SCHEMA_URL = new URL('../../fixtures/lifecycle-scenario-file.schema.json', import.meta.url);
 
 /** One problem: where (`scenarios[3].steps[0].key`, empty for the whole file) and what was expected. */
-export interface LifecycleProblem {
-  path: string;
-  problem: string;
-}
+export type LifecycleProblem = FormatProblem;
+
+const FORMAT = new FormatSchema({ url: LIFECYCLE_SCENARIO_FILE_SCHEMA_URL, family: 'lifecycle', ops: LIFECYCLE_STEP_OPS });
 
 /** All problems of `value` as a lifecycle scenario file, in document order; empty when it is clean. */
 export function lintLifecycleScenarioFile(value: unknown): LifecycleProblem[] {
-  const validate = formatValidator();
-  if (!validate(value)) return schemaProblems(validate.errors ?? []);
+  const format = FORMAT.problems(value);
+  if (format.length > 0) return format;
   return crossFieldProblems(value as LifecycleScenarioFile);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The closed format schema, with ajv's errors turned into "expected ..., got ..."
-
-type Schema = Record<string, unknown>;
-
-let compiled: { validate: ValidateFunction; root: Schema } | undefined;
-
-function formatValidator(): ValidateFunction {
-  if (compiled === undefined) {
-    const root = JSON.parse(readFileSync(LIFECYCLE_SCENARIO_FILE_SCHEMA_URL, 'utf8')) as Schema;
-    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true, discriminator: true });
-    compiled = { validate: ajv.compile(root), root };
-  }
-  return compiled.validate;
-}
-
-/** Follows local `#/$defs/...` references of the format schema. */
-function resolve(schema: unknown): Schema | undefined {
-  if (typeof schema !== 'object' || schema === null) return undefined;
-  const s = schema as Schema;
-  if (typeof s.description === 'string' || typeof s.$ref !== 'string' || !s.$ref.startsWith('#/$defs/')) return s;
-  const defs = compiled?.root.$defs as Record<string, unknown> | undefined;
-  return resolve(defs?.[s.$ref.slice('#/$defs/'.length)]);
-}
-
-function expectation(schema: unknown): string | undefined {
-  const description = resolve(schema)?.description;
-  return typeof description === 'string' ? description : undefined;
-}
-
-/** Keywords whose failure means the value has the right type but breaks a bound; ajv says which. */
-const BOUND_KEYWORDS = new Set(['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'uniqueItems', 'pattern']);
-
-function schemaProblems(errors: ErrorObject[]): LifecycleProblem[] {
-  // Alternatives (anyOf/oneOf) are reported once, as a whole, not branch by branch.
-  const alternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => `${e.schemaPath}/`);
-  // A wrong type also fails the if/then/else branches; the described schema says it best.
-  const describedTypes = new Set(errors.filter((e) => e.keyword === 'type' && expectation(e.parentSchema) !== undefined).map((e) => e.instancePath));
-  const problems: LifecycleProblem[] = [];
-  const seen = new Set<string>();
-  for (const error of errors) {
-    if (alternatives.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
-    if (error.keyword === 'if' || error.propertyName !== undefined) continue;
-    if (error.keyword === 'type' && describedTypes.has(error.instancePath) && expectation(error.parentSchema) === undefined) continue;
-    const found = describeSchemaError(error);
-    if (found === undefined) continue;
-    const line = `${found.path}\0${found.problem}`;
-    if (seen.has(line)) continue;
-    seen.add(line);
-    problems.push(found);
-  }
-  return problems;
-}
-
-function describeSchemaError(error: ErrorObject): LifecycleProblem | undefined {
-  const at = pointerToPath(error.instancePath);
-  const params = error.params as Record<string, unknown>;
-  const parent = error.parentSchema as Schema | undefined;
-  const got = describeValue(error.data);
-  switch (error.keyword) {
-    case 'required': {
-      const key = String(params.missingProperty);
-      const properties = parent?.properties as Record<string, unknown> | undefined;
-      const wanted = expectation(properties?.[key]) ?? `the key required by ${expectation(parent) ?? 'the format'}`;
-      return { path: joinPath(at, key), problem: `expected ${wanted}, got nothing (missing)` };
-    }
-    case 'additionalProperties': {
-      const allowed = Object.keys((parent?.properties as Record<string, unknown> | undefined) ?? {});
-      return {
-        path: joinPath(at, String(params.additionalProperty)),
-        problem: `unknown key; expected only ${allowed.map((k) => JSON.stringify(k)).join(', ')} (the lifecycle scenario format is closed)`,
-      };
-    }
-    case 'discriminator':
-      // A missing op is already reported by `required`.
-      if (params.tagValue === undefined) return undefined;
-      return {
-        path: joinPath(at, 'op'),
-        problem: `expected one of ${LIFECYCLE_STEP_OPS.map((op) => JSON.stringify(op)).join(', ')}, got ${describeValue(params.tagValue)}`,
-      };
-    case 'dependentRequired':
-      return { path: at, problem: `expected ${JSON.stringify(params.missingProperty)} alongside ${JSON.stringify(params.property)}, got nothing (missing)` };
-    case 'propertyNames':
-      return { path: at, problem: `expected non-empty keys, got ${describeValue(params.propertyName)}` };
-    case 'oneOf': {
-      const branches = (error.schema as unknown[]).map((branch) => (branch as Schema).required);
-      if (branches.every((required) => Array.isArray(required) && required.length === 1)) {
-        const names = branches.map((required) => JSON.stringify((required as string[])[0]));
-        return { path: at, problem: `expected exactly one of ${names.join(' or ')}` };
-      }
-      return { path: at, problem: `expected ${expectation(parent) ?? 'exactly one alternative'}, got ${got}` };
-    }
-    default: {
-      const wanted = expectation(parent) ?? error.message ?? error.keyword;
-      const detail = BOUND_KEYWORDS.has(error.keyword) ? ` (${error.message ?? error.keyword})` : '';
-      return { path: at, problem: `expected ${wanted}, got ${got}${detail}` };
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -2,33 +2,14 @@
 // chains) — ours or the protocol's — and refuses it unless lintLifecycleScenarioFile finds nothing.
 // Requests and responses are not judged against the AHP schemas here (harness/protocol does that).
 
-import { parseScenarioJson, readScenarioText, readScenarioTextSync, ScenarioFileError } from '../scenarios/load-scenarios.ts';
-import { lintLifecycleScenarioFile, type LifecycleProblem } from './lint-lifecycle-scenario-file.ts';
+import { parseScenarioJson, readScenarioText, readScenarioTextSync } from '../scenarios/load-scenarios.ts';
+import { ScenarioProblemsError } from '../scenarios/scenario-problems-error.ts';
+import { lintLifecycleScenarioFile } from './lint-lifecycle-scenario-file.ts';
 import type { LifecycleScenarioFile } from './scenario-types.ts';
 
-/** How many further problems the message lists after the first. */
-const LISTED_PROBLEMS = 10;
-
-/**
- * A lifecycle scenario file problem. The message names the file, the JSON path and what was
- * expected for the first problem, then lists more; `problems` holds them all. It is a
- * ScenarioFileError, so code that handles scenario files of any family catches it too.
- */
-export class LifecycleScenarioFileError extends ScenarioFileError {
+/** A lifecycle scenario file problem (see ScenarioProblemsError for the message). */
+export class LifecycleScenarioFileError extends ScenarioProblemsError {
   override readonly name = 'LifecycleScenarioFileError';
-  readonly problems: readonly LifecycleProblem[];
-
-  constructor(file: string, problems: readonly LifecycleProblem[]) {
-    const [first, ...rest] = problems;
-    if (first === undefined) throw new Error('LifecycleScenarioFileError needs at least one problem');
-    super(file, first.path, first.problem);
-    if (rest.length > 0) {
-      const listed = rest.slice(0, LISTED_PROBLEMS).map((p) => `\n  ${p.path || '(file)'}: ${p.problem}`);
-      const more = rest.length > LISTED_PROBLEMS ? `\n  … and ${rest.length - LISTED_PROBLEMS} more` : '';
-      this.message += `\n(${rest.length} more problem${rest.length === 1 ? '' : 's'}:${listed.join('')}${more})`;
-    }
-    this.problems = problems;
-  }
 }
 
 export async function loadLifecycleScenarioFile(file: string): Promise<LifecycleScenarioFile> {

@@ -25,6 +25,8 @@ export interface ProtocolValidators {
   readonly observeNotification: Validate; // observe-notification.schema.json
   /** The `{ref,size,sha256}` JSON body of a 201 content upload answer (and SDK upload confirmations). */
   readonly contentUploadReceipt: Validate; // content-upload-receipt.schema.json
+  /** A portable registration document (the catalogue's SDK-local registration evaluation). */
+  readonly registration: Validate; // registration.schema.json
 }
 
 export type EntryPoint = Exclude<keyof ProtocolValidators, 'schemaDir'>;
@@ -39,4 +41,5 @@ export const ENTRY_POINT_FILES: Record<EntryPoint, string> = {
   jsonRpcMessage: 'json-rpc-message.schema.json',
   observeNotification: 'observe-notification.schema.json',
   contentUploadReceipt: 'content-upload-receipt.schema.json',
+  registration: 'registration.schema.json',
 };

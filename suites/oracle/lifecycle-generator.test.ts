@@ -40,7 +40,7 @@ describe('lifecycle scenario generator', () => {
     expect(committedText === fresh.text, 'fixtures/lifecycle-scenarios.json is stale: run `npm run fixtures`').toBe(true);
   });
 
-  test('`npm run fixtures -- --check` reproduces both committed files and exits 0', async () => {
+  test('`npm run fixtures -- --check` reproduces every committed file and exits 0', async () => {
     const result = await execa(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['harness/generate/fixtures-cli.ts', '--check'], {
       cwd: ROOT,
       reject: false,
@@ -51,6 +51,7 @@ describe('lifecycle scenario generator', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/core --check: fixtures\/scenarios\.json is up to date/);
     expect(result.stdout).toMatch(/lifecycle --check: fixtures\/lifecycle-scenarios\.json is up to date; \d+ rows/);
+    expect(result.stdout).toMatch(/catalogue --check: fixtures\/catalogue-scenarios\.json is up to date; \d+ rows/);
   });
 
   test('two builds are identical (no randomness, clock or paths)', () => {

@@ -8,6 +8,9 @@ import { describe, expect, test } from 'vitest';
 import { PROJECT_ROOT, loadValidators } from '../../harness/protocol/load-validators.ts';
 import { ENTRY_POINT_FILES, type EntryPoint } from '../../harness/protocol/validator-types.ts';
 import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
+import { bad, ok, type Case, type Json, type Obj } from './schema-corpus/case.ts';
+import { catalogueEventCases } from './schema-corpus/catalogue-events.ts';
+import { registrationCases } from './schema-corpus/registration.ts';
 
 const OUR_SCHEMAS = path.join(PROJECT_ROOT, 'schemas');
 const CANONICAL_SCHEMAS = canonicalSchemaCandidate();
@@ -16,8 +19,6 @@ const canonicalPresent = canonicalSchemaDir() !== undefined;
 // ---------------------------------------------------------------------------------------------------
 // Builders
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Obj = { [key: string]: Json };
 
 const textPart = (id: string, text: string): Obj => ({ id, kind: 'text', mediaType: 'text/plain', selection: 'body', text });
 const message = (id: string, role: string, text: string): Obj => ({ id, role, parts: [textPart(`${id}-p1`, text)] });
@@ -105,15 +106,6 @@ const capabilitiesResponse = (manifestValue: Json, extraResult: Obj = {}): Obj =
 // ---------------------------------------------------------------------------------------------------
 // The corpus
 
-interface Case {
-  entry: EntryPoint;
-  name: string;
-  valid: boolean;
-  message: unknown;
-}
-
-const ok = (entry: EntryPoint, name: string, msg: unknown): Case => ({ entry, name, valid: true, message: msg });
-const bad = (entry: EntryPoint, name: string, msg: unknown): Case => ({ entry, name, valid: false, message: msg });
 
 const deny: Obj = { type: 'deny', reason: 'blocked by policy' };
 
@@ -446,6 +438,10 @@ corpus.push(
 
   bad('interceptResponse', 'ask with a reason (LIFECYCLE-RULES §11)', response([{ type: 'ask', reason: 'confirm first' }])),
 );
+
+// The catalogue family: every catalogue event type and portable registration documents -----------
+
+corpus.push(...catalogueEventCases(), ...registrationCases());
 
 // ---------------------------------------------------------------------------------------------------
 

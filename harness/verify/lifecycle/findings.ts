@@ -4,7 +4,7 @@
 
 import type { Party } from '../verify-run.ts';
 
-/** Who a check charges: `client or server` when the evidence cannot tell them apart. */
+/** Who a lifecycle check charges: `client or server` when the evidence cannot tell them apart. */
 export type LifecycleParty = Exclude<Party, 'harness'>;
 
 export interface Check {
@@ -12,7 +12,8 @@ export interface Check {
   label: string;
   /** Which entries, ids and paths are involved, in our own words. */
   message: string;
-  party: LifecycleParty;
+  /** `harness` only when the scenario file itself contradicts the rules (the catalogue's fixture checks). */
+  party: Party;
 }
 
 export interface LifecycleVerification {
@@ -30,19 +31,19 @@ export class Findings {
     for (const id of rowIds) this.rows.set(id, []);
   }
 
-  run(label: string, party: LifecycleParty, message: string): void {
+  run(label: string, party: Party, message: string): void {
     this.runFailures.push({ label, message, party });
   }
 
   /** A failure of scenario `rowId`, which must be one of the selected rows. */
-  row(rowId: string, label: string, party: LifecycleParty, message: string): void {
+  row(rowId: string, label: string, party: Party, message: string): void {
     const list = this.rows.get(rowId);
-    if (list === undefined) throw new Error(`lifecycle verifier: ${JSON.stringify(rowId)} is not a selected scenario`);
+    if (list === undefined) throw new Error(`verifier: ${JSON.stringify(rowId)} is not a selected scenario`);
     list.push({ label, message, party });
   }
 
   /** To the row when there is one, else a run failure (an entry no selected row owns). */
-  rowOrRun(rowId: string | undefined, label: string, party: LifecycleParty, message: string): void {
+  rowOrRun(rowId: string | undefined, label: string, party: Party, message: string): void {
     if (rowId !== undefined && this.rows.has(rowId)) this.row(rowId, label, party, message);
     else this.run(label, party, message);
   }

@@ -16,6 +16,7 @@ import { PROJECT_ROOT, loadValidators } from '../../../harness/protocol/load-val
 import type { LifecycleVerification } from '../../../harness/verify/lifecycle/findings.ts';
 import { verifyLifecycleRun } from '../../../harness/verify/lifecycle/verify-lifecycle-run.ts';
 import { buildHonestRun, deepFreeze, type HonestRunOptions } from './lifecycle-honest-run.ts';
+import { labelsByPlace, type VerifierCase } from './verification-labels.ts';
 
 export const validators = loadValidators(path.join(PROJECT_ROOT, 'schemas'));
 
@@ -25,17 +26,7 @@ export const CANONICAL_ROWS: LifecycleScenario[] | undefined = canonicalFile ? l
 export const CANONICAL_SKIP = `SKIPPED: no lifecycle-scenarios.json in ${canonicalInteropCandidate()}`;
 
 /** One run's evidence, free to be broken before it is verified. */
-export interface RunCase {
-  rows: LifecycleScenario[];
-  transport: Transport;
-  report: JsonObject;
-  /** What the caller hands the verifier (over stdio: the report's own `receipts`). */
-  receipts: unknown;
-  exitCode: number | null;
-  clientLanguage: string;
-  /** The log's entries, for mutation (the same array the receipts hold, when they are well-formed). */
-  entries: JsonObject[];
-}
+export type RunCase = VerifierCase<LifecycleScenario>;
 
 /** An honest run of `rows` (the transport's applicable ones when `rows` is the whole file). */
 export function honestCase(rows: readonly LifecycleScenario[], transport: Transport, options: Omit<HonestRunOptions, 'transport'> = {}): RunCase {
@@ -60,11 +51,7 @@ export function verify(c: RunCase): LifecycleVerification {
 }
 
 /** Labels by where they landed: `run` and each scenario that has any. */
-export function labels(v: LifecycleVerification): { run: string[]; rows: Record<string, string[]> } {
-  const rows: Record<string, string[]> = {};
-  for (const [id, checks] of v.rows) if (checks.length > 0) rows[id] = checks.map((c) => c.label);
-  return { run: v.runFailures.map((c) => c.label), rows };
-}
+export const labels = labelsByPlace;
 
 export function expectClean(v: LifecycleVerification): void {
   expect(labels(v)).toEqual({ run: [], rows: {} });

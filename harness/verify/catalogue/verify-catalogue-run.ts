@@ -1,0 +1,79 @@
+// The catalogue verifier's entry point (CATALOGUE-RULES §6): a pure function from one client run's
+// evidence — its report, the receiver's receipt log, its exit code — to the failures of the run and
+// of each selected row, in §6's order and with its verbatim labels. No processes, no I/O; the
+// validators come in compiled. Same result shape as the lifecycle verifier.
+//
+// Attribution: a failure that belongs to one row (its result, its delivery evidence, a broken
+// expectation of the fixture) goes to that row; the client's exit, the report's and the log's shape and
+// the one discovery belong to the run. Where §6 stops ("(stop)"), so does this.
+
+import type { Transport } from '../../config/define-config.ts';
+import type { CatalogueScenario } from '../../catalogue/scenario-types.ts';
+import { isJsonObject, type JsonObject } from '../../protocol/json.ts';
+import { describeValue } from '../../protocol/json-text.ts';
+import { Findings, type LifecycleVerification } from '../lifecycle/findings.ts';
+import { checkDiscovery, type DiscoveryValidators } from './discovery-checks.ts';
+import { checkEvidence, expectedEvidence, type EvidenceValidators } from './evidence-checks.ts';
+import { CATALOGUE_LABEL, catalogueExitLabel } from './labels.ts';
+import { checkCatalogueResults, readCatalogueReport } from './report-checks.ts';
+
+/** `{runFailures, rows}` of checks, exactly as the lifecycle verifier returns them. */
+export type CatalogueVerification = LifecycleVerification;
+
+export type CatalogueValidators = DiscoveryValidators & EvidenceValidators;
+
+export interface CatalogueVerifyInput {
+  /** Exactly the rows this run selected, in file order (lineage and receipts follow it). */
+  rows: readonly CatalogueScenario[];
+  transport: Transport;
+  /** The client's parsed report; `undefined` when missing or unparseable (the caller records why). */
+  report: unknown;
+  /** The receipt log `{entries:[...]}`: HTTP from the receiver's GET /receipts, stdio from report.receipts. */
+  receipts: unknown;
+  exitCode: number | null;
+  /** The `language` of the client's adapter.json. */
+  clientLanguage: string;
+  validators: CatalogueValidators;
+}
+
+export function verifyCatalogueRun(input: CatalogueVerifyInput): CatalogueVerification {
+  const findings = new Findings(input.rows.map((row) => row.id));
+  // (1)
+  if (input.exitCode !== 0) {
+    findings.run(catalogueExitLabel(input.exitCode), 'client', input.exitCode === null ? 'the client ended without an exit code (signal or watchdog)' : `the client exited ${input.exitCode}`);
+  }
+  // (2), (3)
+  const read = readCatalogueReport(input.report, input.clientLanguage, findings);
+  if (read === undefined) return findings.verification();
+  // (4), (5)
+  checkCatalogueResults(input.rows, read.results, findings);
+  // (6)
+  const entries = receiptEntries(input.receipts, input.transport, findings);
+  if (entries === undefined) return findings.verification();
+  // (7)–(11)
+  checkDiscovery(entries, read.report, input.validators, findings);
+  // (12), (13)
+  checkEvidence(entries, expectedEvidence(input.rows, input.validators, findings), input.rows, findings);
+  return findings.verification();
+}
+
+function receiptEntries(receipts: unknown, transport: Transport, findings: Findings): JsonObject[] | undefined {
+  const from = transport === 'stdio' ? 'report.receipts' : "the receiver's GET /receipts";
+  // Over stdio the client copies the child's log into its report; over HTTP the harness reads it.
+  const party = transport === 'stdio' ? 'client' : 'server';
+  if (!isJsonObject(receipts)) {
+    findings.run(CATALOGUE_LABEL.missingReceipts, party, `${from} is ${describeValue(receipts)}, expected {entries: [...]}`);
+    return undefined;
+  }
+  const entries = receipts.entries;
+  if (!Array.isArray(entries)) {
+    findings.run(CATALOGUE_LABEL.missingReceipts, party, `${from}.entries is ${describeValue(entries)}, expected a list`);
+    return undefined;
+  }
+  const index = entries.findIndex((entry) => !isJsonObject(entry));
+  if (index >= 0) {
+    findings.run(CATALOGUE_LABEL.missingReceipts, party, `${from}.entries[${index}] is ${describeValue(entries[index])}, expected an object`);
+    return undefined;
+  }
+  return entries as JsonObject[];
+}
