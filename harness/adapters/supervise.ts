@@ -89,6 +89,15 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/** The process group of `pid` from /proc, or undefined when it cannot be read (gone, or no /proc). */
+export function processGroupOf(pid: number): number | undefined {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.pgrp;
+  } catch {
+    return undefined;
+  }
+}
+
 interface ProcStat {
   pid: number;
   state: string;
@@ -132,6 +141,16 @@ function procStates(filter: (stat: ProcStat) => boolean): string[] | undefined {
 export async function waitGroupGone(pgid: number, timeoutMs: number, pollMs = 20): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (groupAlive(pgid)) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+  return true;
+}
+
+/** Resolves once `pid` is gone (or a zombie), or false after `timeoutMs`. Polls, like waitGroupGone. */
+export async function waitPidGone(pid: number, timeoutMs: number, pollMs = 20): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (pidAlive(pid)) {
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
