@@ -244,7 +244,7 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
       const { leftovers } = await stopHttpServer(httpServer, { graceMs, keepWorkDir: true });
       if (leftovers > 0) fail('run', 'leftover-process', `server "${server.name}" left ${leftovers} process(es) running after it shut down; the harness killed them; see ${httpServer.logFile}`, 'server');
     }
-    for (const problem of await reapRegisteredProcesses(files, { childPidFileRequired: transport === 'stdio' && clientProcess !== undefined, graceMs })) {
+    for (const problem of await reapRegisteredProcesses(files, { childPidFileRequired: transport === 'stdio' && clientProcess !== undefined })) {
       fail('run', 'cleanup', problem.message, problem.party);
     }
   }

@@ -8,8 +8,9 @@
 // never got ready has none). A file that exists but is malformed fails the run — `cleanup metadata
 // <file>: …` — even when every check passed, and charges whoever writes it. Whatever the files say,
 // the harness never signals its own process group (`cleanup refused controller process group`).
-// Each named process is given the grace to end after its client's shutdown, then SIGTERM, then
-// SIGKILL — its group when it leads one, and the process itself.
+// These are not the harness's direct processes: by the time they are read, the client (which owns
+// its server's shutdown) has ended, so what is left is SIGKILLed at once — the group a named process
+// leads, and the process itself.
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,7 +32,6 @@ export interface CleanupProblem {
 export interface ReapOptions {
   /** Whether a missing child pid file is a failure (stdio: the client always spawns a server). */
   childPidFileRequired: boolean;
-  graceMs: number;
 }
 
 type PidFileRead = { pid: number } | { missing: true } | { problem: string };
@@ -53,7 +53,7 @@ export async function reapRegisteredProcesses(files: RegisteredPidFiles, options
       problems.push({ message: `cleanup metadata ${path.basename(file)}: ${'problem' in read ? read.problem : 'the file was not written'} (${duty}); ${file}`, party });
     }
   }
-  await Promise.all(pids.map((pid) => endRegistered(pid, options.graceMs)));
+  await Promise.all(pids.map(endRegistered));
   return problems;
 }
 
@@ -67,17 +67,18 @@ function controllerRefusal(pid: number): string | undefined {
   return undefined;
 }
 
-async function endRegistered(pid: number, graceMs: number): Promise<void> {
-  if (groupAlive(pid) && !(await waitGroupGone(pid, graceMs))) {
-    killGroup(pid, 'SIGTERM');
-    if (!(await waitGroupGone(pid, graceMs))) killGroup(pid, 'SIGKILL');
-    await waitGroupGone(pid, 1000);
+/** Bound for a SIGKILLed process (or group) to be gone. */
+const KILLED_GONE_MS = 1000;
+
+async function endRegistered(pid: number): Promise<void> {
+  if (groupAlive(pid)) {
+    killGroup(pid, 'SIGKILL');
+    await waitGroupGone(pid, KILLED_GONE_MS);
   }
   // A registered process that leads no group of its own (or left it) is ended by itself.
   if (pidAlive(pid)) {
-    killPid(pid, 'SIGTERM');
-    if (!(await waitPidGone(pid, graceMs))) killPid(pid, 'SIGKILL');
-    await waitPidGone(pid, 1000);
+    killPid(pid, 'SIGKILL');
+    await waitPidGone(pid, KILLED_GONE_MS);
   }
 }
 
