@@ -12,12 +12,12 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, type ChildConfig, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
+import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, type ChildConfig, type ChildRun, type ChildRunDirs, type ChildRunOptions } from './support/child-vitest-run.ts';
 import { killRecorded, recordedPids, survivorsAfter } from './support/recorded-pids.ts';
 import { groupRows } from './support/vitest-json-report.ts';
 
-/** Bound for one whole child vitest run (boot + globalSetup + the group runs + teardown). */
-const CHILD_TIMEOUT_MS = 90_000;
+/** Bound for one whole child vitest run (boot + globalSetup + the group runs + teardown); they run side by side. */
+const CHILD_TIMEOUT_MS = 150_000;
 /** Bound for recorded processes to disappear once the child has exited (zombie reaping included). */
 const GONE_MS = 5000;
 /** Only the matrix rows (`<server>→<client> …`): the receiver probes are not what these runs test. */
@@ -32,19 +32,57 @@ interface CompletedRun extends ChildRun {
   leftover: string[];
 }
 
+/** Each describe's child run, by describe title: started together, awaited by their own describe. */
+const starters = new Map<string, () => Promise<CompletedRun>>();
+const started = new Map<string, Promise<CompletedRun>>();
+
+function start(title: string): Promise<CompletedRun> {
+  let run = started.get(title);
+  if (run === undefined) {
+    run = starters.get(title)!();
+    run.catch(() => undefined); // awaited (and reported) by the describe's own beforeAll
+    started.set(title, run);
+  }
+  return run;
+}
+
+// The child runs of every describe with a selected test start at once: the cheap one mostly waits
+// on watchdogs and graces while the others work, and each describe then awaits its own.
+// eslint-disable-next-line no-empty-pattern -- vitest requires a destructuring pattern for fixtures
+beforeAll(({}, file) => {
+  for (const suite of (file as unknown as { tasks?: SuiteLike[] }).tasks ?? []) {
+    if (suite.type === 'suite' && starters.has(suite.name) && (suite.tasks ?? []).some((task) => task.mode === 'run')) void start(suite.name);
+  }
+});
+
+interface SuiteLike {
+  name: string;
+  type: string;
+  mode: string;
+  tasks?: SuiteLike[];
+}
+
 /**
- * One lifecycle run for the enclosing describe, in beforeAll (which fills the returned object); its
- * folder is removed in afterAll.
+ * The lifecycle run of the describe titled `title` (call it inside that describe): filled by its
+ * beforeAll, its folder removed in afterAll.
  */
-function lifecycleRun(name: string, config: ChildConfig): CompletedRun {
+function lifecycleRun(title: string, name: string, config: ChildConfig, options: ChildRunOptions = {}): CompletedRun {
+  starters.set(title, async () => {
+    const dirs = prepareChildRun(name, config);
+    try {
+      const child = await runVitestChild(dirs, 'lifecycle', CHILD_TIMEOUT_MS, { ...options, args: MATRIX_ROWS_ONLY });
+      const pids = recordedPids(dirs.pidDir);
+      const survivors = await survivorsAfter(pids, GONE_MS);
+      killRecorded([...pids.keys()]); // hygiene only: survivors are already recorded as a failure
+      return { ...child, dirs, pids, survivors, leftover: leftoverRunDirs(child.tmpDir, 'ahp-lifecycle-') };
+    } catch (error) {
+      removeChildRun(dirs);
+      throw error;
+    }
+  });
   const run = {} as CompletedRun;
   beforeAll(async () => {
-    const dirs = prepareChildRun(name, config);
-    const child = await runVitestChild(dirs, 'lifecycle', CHILD_TIMEOUT_MS, { args: MATRIX_ROWS_ONLY });
-    const pids = recordedPids(dirs.pidDir);
-    const survivors = await survivorsAfter(pids, GONE_MS);
-    killRecorded([...pids.keys()]); // hygiene only: survivors are already recorded as a failure
-    Object.assign(run, { ...child, dirs, pids, survivors, leftover: leftoverRunDirs(child.tmpDir, 'ahp-lifecycle-') });
+    Object.assign(run, await start(title));
   }, CHILD_TIMEOUT_MS + GONE_MS + 10_000);
   afterAll(() => {
     if (run.dirs) removeChildRun(run.dirs);
@@ -59,6 +97,11 @@ function expectClean(run: CompletedRun, roles: string[]): void {
   expect(new Set(run.pids.values())).toEqual(new Set(roles));
   expect(run.survivors, `processes still alive ${GONE_MS} ms after the child vitest exited`).toEqual([]);
   expect(run.leftover, `temp dirs left in the child's TMPDIR ${run.tmpDir}`).toEqual([]);
+}
+
+/** The recorded processes of `role` still alive after the run (`pid (role)`). */
+function survivorsOf(run: CompletedRun, role: string): string[] {
+  return run.survivors.filter((survivor) => survivor.endsWith(` (${role})`));
 }
 
 type Needle = string | RegExp;
@@ -100,7 +143,8 @@ function allRows(ids: readonly string[], failing: Failing): Record<string, Faili
 
 const BOTH = ['http', 'stdio'] as const;
 
-describe('lying lifecycle clients (one lifecycle run: each against the reference receiver over http and stdio)', () => {
+const CLIENTS = 'lying lifecycle clients (one lifecycle run: each against the reference receiver over http and stdio)';
+describe(CLIENTS, () => {
   const ROWS = [
     'cancel.held-before-reply',
     'cancel.staged-before-acceptance',
@@ -109,7 +153,7 @@ describe('lying lifecycle clients (one lifecycle run: each against the reference
     'content.intercept-body-after-upload',
   ] as const;
   const liars = ['no-receipts', 'late-cancel-mark', 'early-observation', 'copies-expected', 'bad-child-json'];
-  const run = lifecycleRun('lying-clients', {
+  const run = lifecycleRun(CLIENTS, 'lying-clients', {
     adapters: [referenceAdapter(), ...liars.map((lie) => fixtureAdapter(`lying-lifecycle-client-${lie}`, `client-${lie}`))],
     pairings: liars.map((lie) => ({ server: 'reference', client: `client-${lie}` })),
     transports: [...BOTH],
@@ -179,11 +223,12 @@ describe('lying lifecycle clients (one lifecycle run: each against the reference
   });
 });
 
-describe('lying lifecycle receivers (one lifecycle run: each with the reference client over http and stdio)', () => {
+const SERVERS = 'lying lifecycle receivers (one lifecycle run: each with the reference client over http and stdio)';
+describe(SERVERS, () => {
   // The first row's first intercept is the one the reply-before-receipt receiver lies about.
   const ROWS = ['observe.denied-boundary', 'upload.one-byte-change-new-ref', 'content.intercept-body-after-upload'] as const;
   const liars = ['reply-before-receipt', 'reused-ref', 'leaves-process'];
-  const run = lifecycleRun('lying-servers', {
+  const run = lifecycleRun(SERVERS, 'lying-servers', {
     adapters: [
       referenceAdapter(),
       ...[...liars, 'lax-refs'].map((lie) => fixtureAdapter(`lying-lifecycle-server-${lie}`, `server-${lie}`)),
@@ -251,41 +296,57 @@ describe('lying lifecycle receivers (one lifecycle run: each with the reference 
   });
 });
 
-describe('the runner cleans up after broken lifecycle adapters (one lifecycle run of cheap fakes, §10 and §11 "Runner")', () => {
+const RUNNER = 'the runner cleans up after broken lifecycle adapters (one lifecycle run of cheap fakes, §10 and §11 "Runner")';
+describe(RUNNER, () => {
   const ROWS = ['observe.denied-boundary'] as const;
-  const clients = ['hangs', 'garbled-report', 'child-json-malformed', 'child-json-empty', 'child-json-pid-true'];
+  const clients = ['hangs', 'garbled-report', 'child-json-malformed', 'child-json-empty', 'child-json-pid-true', 'child-json-controller'];
   const readiness = ['ready-json-malformed', 'ready-json-empty', 'ready-json-pid-true'];
   // The hanging client costs one run watchdog: short, as no real protocol run happens here.
   const watchdogs = { startupMs: 15_000, runMs: 5000 };
-  const run = lifecycleRun('runner-cleanup', {
-    adapters: [
-      referenceAdapter(),
-      ...[...clients, 'spawns-server'].map((fake) => fixtureAdapter(`lying-lifecycle-client-${fake}`, `client-${fake}`)),
-      ...readiness.map((fake) => fixtureAdapter(`lying-lifecycle-server-${fake}`, `server-${fake}`)),
-    ],
-    pairings: [
-      ...clients.map((fake) => ({ server: 'reference', client: `client-${fake}` })),
-      ...readiness.map((fake) => ({ server: `server-${fake}`, client: 'client-spawns-server' })),
-    ],
-    transports: [...BOTH],
-    watchdogs,
-    lifecycleScenarioIds: ROWS,
-  });
+  // Every client here is a fake that never talks to its receiver, so a cheap stand-in plays the
+  // receiver over HTTP (fake-server.mjs idle); nothing in this run starts an SDK process.
+  const run = lifecycleRun(
+    RUNNER,
+    'runner-cleanup',
+    {
+      adapters: [
+        fixtureAdapter('lying-lifecycle-server-idle', 'idle'),
+        ...[...clients, 'spawns-server'].map((fake) => fixtureAdapter(`lying-lifecycle-client-${fake}`, `client-${fake}`)),
+        ...readiness.map((fake) => fixtureAdapter(`lying-lifecycle-server-${fake}`, `server-${fake}`)),
+      ],
+      pairings: [
+        ...clients.map((fake) => ({ server: 'idle', client: `client-${fake}` })),
+        ...readiness.map((fake) => ({ server: `server-${fake}`, client: 'client-spawns-server' })),
+      ],
+      transports: [...BOTH],
+      watchdogs,
+      lifecycleScenarioIds: ROWS,
+      // Its runs mostly wait (watchdog, graces): more of them at once cost little.
+      parallelism: 9,
+    },
+    // child-json-controller names the child vitest's own process group: should the refusal ever
+    // regress, the signal must end that child, not this vitest.
+    { ownProcessGroup: true },
+  );
+  const NO_REPORT = ['report/missing', 'client exit 1', 'wrong report language/type'];
 
   test('every process the fakes started is gone — registered children reached only through the child pid file too — and no temp dir is left', () => {
     expectClean(run, [
-      ...clients.flatMap((fake) => [`client-${fake}`, `client-${fake}-child`]),
+      ...clients.flatMap((fake) => (fake === 'child-json-controller' ? [`client-${fake}`] : [`client-${fake}`, `client-${fake}-child`])),
       'client-spawns-server',
       ...readiness.map((fake) => `server-${fake}`),
+      'server-idle',
     ]);
   });
 
   test.for(BOTH)('%s: a client that times out still has its registered child reaped', (transport) => {
-    expectRows(run, `reference→client-hangs ${transport}/none`, ROWS, allRows(ROWS, { labels: ['run/timeout', 'report/missing', 'client exit null', 'wrong report language/type'], needles: [`run watchdog fired after ${watchdogs.runMs} ms`] }));
+    expectRows(run, `idle→client-hangs ${transport}/none`, ROWS, allRows(ROWS, { labels: ['run/timeout', 'report/missing', 'client exit null', 'wrong report language/type'], needles: [`run watchdog fired after ${watchdogs.runMs} ms`] }));
+    expect(survivorsOf(run, 'client-hangs-child'), 'the untagged child, known only from child.json').toEqual([]);
   });
 
   test.for(BOTH)('%s: a client that writes a malformed report still has its registered child reaped', (transport) => {
-    expectRows(run, `reference→client-garbled-report ${transport}/none`, ROWS, allRows(ROWS, { labels: ['report/invalid-json', 'client exit 1', 'wrong report language/type'] }));
+    expectRows(run, `idle→client-garbled-report ${transport}/none`, ROWS, allRows(ROWS, { labels: ['report/invalid-json', 'client exit 1', 'wrong report language/type'] }));
+    expect(survivorsOf(run, 'client-garbled-report-child'), 'the untagged child, known only from child.json').toEqual([]);
   });
 
   const badChildJson: Record<string, string> = {
@@ -298,15 +359,22 @@ describe('the runner cleans up after broken lifecycle adapters (one lifecycle ru
     ([fake, transport]) => {
       expectRows(
         run,
-        `reference→client-${fake} ${transport}/none`,
+        `idle→client-${fake} ${transport}/none`,
         ROWS,
-        allRows(ROWS, {
-          labels: ['run/cleanup', 'run/leftover-process', 'report/missing', 'client exit 1', 'wrong report language/type'],
-          needles: [`[run/cleanup] (client) run: ${badChildJson[fake]}`],
-        }),
+        allRows(ROWS, { labels: ['run/cleanup', 'run/leftover-process', ...NO_REPORT], needles: [`[run/cleanup] (client) run: ${badChildJson[fake]}`] }),
       );
+      expect([...survivorsOf(run, `client-${fake}`), ...survivorsOf(run, `client-${fake}-child`)]).toEqual([]);
     },
   );
+
+  test.for(BOTH)("%s: a child pid file naming the harness's own process group is refused, never signalled", (transport) => {
+    expectRows(
+      run,
+      `idle→client-child-json-controller ${transport}/none`,
+      ROWS,
+      allRows(ROWS, { labels: ['run/cleanup', ...NO_REPORT], needles: ["[run/cleanup] (client) run: cleanup refused controller process group: child.json names pid", "which leads the harness's own process group"] }),
+    );
+  });
 
   const badReadiness: Record<string, { http: Failing; stdio: string }> = {
     'ready-json-malformed': { http: { labels: ['startup/garbled'], needles: ['is not valid JSON'] }, stdio: 'cleanup metadata ready.json: not valid JSON' },
@@ -315,12 +383,9 @@ describe('the runner cleans up after broken lifecycle adapters (one lifecycle ru
   };
   test.for(readiness)('%s: http fails at startup and the server is reaped; stdio fails the run and the spawned server is reaped', (fake) => {
     const expected = badReadiness[fake]!;
+    // A server that never started leaves the client nothing to be charged for.
     expectRows(run, `server-${fake}→client-spawns-server http/none`, ROWS, allRows(ROWS, expected.http));
-    expectRows(
-      run,
-      `server-${fake}→client-spawns-server stdio/none`,
-      ROWS,
-      allRows(ROWS, { labels: ['run/cleanup', 'report/missing', 'client exit 1', 'wrong report language/type'], needles: [`[run/cleanup] (server) run: ${expected.stdio}`] }),
-    );
+    expectRows(run, `server-${fake}→client-spawns-server stdio/none`, ROWS, allRows(ROWS, { labels: ['run/cleanup', ...NO_REPORT], needles: [`[run/cleanup] (server) run: ${expected.stdio}`] }));
+    expect(survivorsOf(run, `server-${fake}`)).toEqual([]);
   });
 });

@@ -118,6 +118,11 @@ export interface ChildRunOptions {
   reporters?: string[];
   /** Further CLI arguments, e.g. `['-t', '→']` to select only the matrix rows of a project. */
   args?: string[];
+  /**
+   * Run the child in a process group of its own, so that a harness bug signalling "its own" process
+   * group can only ever hit the child, never the vitest that runs the self-test.
+   */
+  ownProcessGroup?: boolean;
 }
 
 /** A child vitest in flight: the execa subprocess and where its output and temp dirs go. */
@@ -154,6 +159,7 @@ export function startVitestChild(dirs: ChildRunDirs, project: string, timeoutMs:
     reject: false,
     all: true,
     cleanup: true,
+    detached: options.ownProcessGroup ?? false,
   });
   return { project, subprocess, outputFile, tmpDir };
 }
