@@ -138,19 +138,18 @@ function procStates(filter: (stat: ProcStat) => boolean): string[] | undefined {
  * Resolves once group `pgid` is empty, or false after `timeoutMs`. Polls (there is no OS event for
  * "group empty"); the poll only observes, it never orders anything.
  */
-export async function waitGroupGone(pgid: number, timeoutMs: number, pollMs = 20): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (groupAlive(pgid)) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-  }
-  return true;
+export function waitGroupGone(pgid: number, timeoutMs: number, pollMs = 20): Promise<boolean> {
+  return waitUntilGone(() => groupAlive(pgid), timeoutMs, pollMs);
 }
 
 /** Resolves once `pid` is gone (or a zombie), or false after `timeoutMs`. Polls, like waitGroupGone. */
-export async function waitPidGone(pid: number, timeoutMs: number, pollMs = 20): Promise<boolean> {
+export function waitPidGone(pid: number, timeoutMs: number, pollMs = 20): Promise<boolean> {
+  return waitUntilGone(() => pidAlive(pid), timeoutMs, pollMs);
+}
+
+async function waitUntilGone(alive: () => boolean, timeoutMs: number, pollMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (pidAlive(pid)) {
+  while (alive()) {
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }

@@ -12,25 +12,16 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, type ChildConfig, type ChildRun, type ChildRunDirs, type ChildRunOptions } from './support/child-vitest-run.ts';
-import { killRecorded, recordedPids, survivorsAfter } from './support/recorded-pids.ts';
+import { fixtureAdapter, referenceAdapter, removeChildRun, type ChildConfig, type ChildRun, type ChildRunOptions } from './support/child-vitest-run.ts';
+import { completeChildRun, expectClean, GONE_MS, type CompletedRun } from './support/completed-child-run.ts';
 import { groupRows } from './support/vitest-json-report.ts';
 
 /** Bound for one whole child vitest run (boot + globalSetup + the group runs + teardown); they run side by side. */
 const CHILD_TIMEOUT_MS = 150_000;
-/** Bound for recorded processes to disappear once the child has exited (zombie reaping included). */
-const GONE_MS = 5000;
 /** Only the matrix rows (`<server>→<client> …`): the receiver probes are not what these runs test. */
 const MATRIX_ROWS_ONLY = ['-t', '→'];
 // Generous for honest runs on a loaded 2-core machine (reference processes start through tsx).
 const WATCHDOGS = { startupMs: 15_000, runMs: 30_000 };
-
-interface CompletedRun extends ChildRun {
-  dirs: ChildRunDirs;
-  pids: Map<number, string>;
-  survivors: string[];
-  leftover: string[];
-}
 
 /** Each describe's child run, by describe title: started together, awaited by their own describe. */
 const starters = new Map<string, () => Promise<CompletedRun>>();
@@ -67,19 +58,9 @@ interface SuiteLike {
  * beforeAll, its folder removed in afterAll.
  */
 function lifecycleRun(title: string, name: string, config: ChildConfig, options: ChildRunOptions = {}): CompletedRun {
-  starters.set(title, async () => {
-    const dirs = prepareChildRun(name, config);
-    try {
-      const child = await runVitestChild(dirs, 'lifecycle', CHILD_TIMEOUT_MS, { ...options, args: MATRIX_ROWS_ONLY });
-      const pids = recordedPids(dirs.pidDir);
-      const survivors = await survivorsAfter(pids, GONE_MS);
-      killRecorded([...pids.keys()]); // hygiene only: survivors are already recorded as a failure
-      return { ...child, dirs, pids, survivors, leftover: leftoverRunDirs(child.tmpDir, 'ahp-lifecycle-') };
-    } catch (error) {
-      removeChildRun(dirs);
-      throw error;
-    }
-  });
+  starters.set(title, () =>
+    completeChildRun({ name, project: 'lifecycle', config, timeoutMs: CHILD_TIMEOUT_MS, options: { ...options, args: MATRIX_ROWS_ONLY }, runDirPrefix: 'ahp-lifecycle-' }),
+  );
   const run = {} as CompletedRun;
   beforeAll(async () => {
     Object.assign(run, await start(title));
@@ -90,26 +71,15 @@ function lifecycleRun(title: string, name: string, config: ChildConfig, options:
   return run;
 }
 
-function expectClean(run: CompletedRun, roles: string[]): void {
-  expect(run.timedOut, `the child vitest run exceeded ${CHILD_TIMEOUT_MS} ms; its output:\n${run.output.slice(-4000)}`).toBe(false);
-  expect(run.exitCode, `vitest exits 1 when some test failed; its output:\n${run.output.slice(-4000)}`).toBe(1);
-  // The pid check proves something only when the fakes did record their processes.
-  expect(new Set(run.pids.values())).toEqual(new Set(roles));
-  expect(run.survivors, `processes still alive ${GONE_MS} ms after the child vitest exited`).toEqual([]);
-  expect(run.leftover, `temp dirs left in the child's TMPDIR ${run.tmpDir}`).toEqual([]);
-}
-
 /** The recorded processes of `role` still alive after the run (`pid (role)`). */
 function survivorsOf(run: CompletedRun, role: string): string[] {
   return run.survivors.filter((survivor) => survivor.endsWith(` (${role})`));
 }
 
-type Needle = string | RegExp;
-
 /** What one failing row must show: exactly these labels, each as `[label]` in its message, plus the needles. */
 interface Failing {
   labels: string[];
-  needles?: Needle[];
+  needles?: string[];
 }
 
 /**
@@ -130,8 +100,7 @@ function expectRows(run: ChildRun, group: string, ids: readonly string[], failin
     expect(row.status, `${row.fullName} should fail`).toBe('failed');
     expect(new Set(row.meta?.ahpMatrix?.errors ?? []), `${row.fullName}: its labels; the message:\n${message}`).toEqual(new Set(expected.labels));
     for (const needle of [...expected.labels.map((label) => `[${label}]`), ...(expected.needles ?? [])]) {
-      if (typeof needle === 'string') expect(message, `${row.fullName}: the failure message should contain ${JSON.stringify(needle)}`).toContain(needle);
-      else expect(message, `${row.fullName}: the failure message should match ${String(needle)}`).toMatch(needle);
+      expect(message, `${row.fullName}: the failure message should contain ${JSON.stringify(needle)}`).toContain(needle);
     }
   }
 }
@@ -165,6 +134,7 @@ describe(CLIENTS, () => {
     expectClean(
       run,
       liars.map((lie) => `client-${lie}`),
+      CHILD_TIMEOUT_MS,
     );
   });
 
@@ -241,14 +211,8 @@ describe(SERVERS, () => {
   });
 
   test('no recorded process survives the run (the escaped grandchildren included) and no ahp-lifecycle-* temp dir is left', () => {
-    expectClean(run, [
-      'server-reply-before-receipt',
-      'server-reused-ref',
-      'server-leaves-process',
-      'server-leaves-process-grandchild',
-      'server-lax-refs',
-      'client-body-before-upload',
-    ]);
+    const roles = ['server-reply-before-receipt', 'server-reused-ref', 'server-leaves-process', 'server-leaves-process-grandchild', 'server-lax-refs', 'client-body-before-upload'];
+    expectClean(run, roles, CHILD_TIMEOUT_MS);
   });
 
   test.for(BOTH)('%s: a reply recorded before its receipt fails exactly that row, naming the request id', (transport) => {
@@ -331,12 +295,13 @@ describe(RUNNER, () => {
   const NO_REPORT = ['report/missing', 'client exit 1', 'wrong report language/type'];
 
   test('every process the fakes started is gone — registered children reached only through the child pid file too — and no temp dir is left', () => {
-    expectClean(run, [
+    const roles = [
       ...clients.flatMap((fake) => (fake === 'child-json-controller' ? [`client-${fake}`] : [`client-${fake}`, `client-${fake}-child`])),
       'client-spawns-server',
       ...readiness.map((fake) => `server-${fake}`),
       'server-idle',
-    ]);
+    ];
+    expectClean(run, roles, CHILD_TIMEOUT_MS);
   });
 
   test.for(BOTH)('%s: a client that times out still has its registered child reaped', (transport) => {
