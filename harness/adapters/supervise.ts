@@ -89,6 +89,15 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/** The process group of `pid` from /proc, or undefined when it cannot be read (gone, or no /proc). */
+export function processGroupOf(pid: number): number | undefined {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.pgrp;
+  } catch {
+    return undefined;
+  }
+}
+
 interface ProcStat {
   pid: number;
   state: string;
@@ -129,9 +138,18 @@ function procStates(filter: (stat: ProcStat) => boolean): string[] | undefined {
  * Resolves once group `pgid` is empty, or false after `timeoutMs`. Polls (there is no OS event for
  * "group empty"); the poll only observes, it never orders anything.
  */
-export async function waitGroupGone(pgid: number, timeoutMs: number, pollMs = 20): Promise<boolean> {
+export function waitGroupGone(pgid: number, timeoutMs: number, pollMs = 20): Promise<boolean> {
+  return waitUntilGone(() => groupAlive(pgid), timeoutMs, pollMs);
+}
+
+/** Resolves once `pid` is gone (or a zombie), or false after `timeoutMs`. Polls, like waitGroupGone. */
+export function waitPidGone(pid: number, timeoutMs: number, pollMs = 20): Promise<boolean> {
+  return waitUntilGone(() => pidAlive(pid), timeoutMs, pollMs);
+}
+
+async function waitUntilGone(alive: () => boolean, timeoutMs: number, pollMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (groupAlive(pgid)) {
+  while (alive()) {
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }

@@ -9,9 +9,10 @@
 // `GET /receipts` (`{entries}`) and stops it. Stdio: the client spawns and reaps the server (writing
 // `childPidFile` at once) and forwards the receipts in its report.
 //
-// Cleanup always runs (§10): the client's process group (supervised), the pid named in the child pid
-// file and the readiness file of a stdio server, and the HTTP server. A child pid file that is
-// missing or malformed after a stdio run is itself a failure of the run (`cleanup metadata ...`).
+// Cleanup always runs (§10): the client's process group (supervised), the HTTP server, and the pids
+// named in the child pid file and a stdio server's readiness file (registered-processes.ts). A child
+// pid file missing after a stdio run, or either file malformed, is itself a failure of the run
+// (`cleanup metadata ...`).
 // Never throws for adapter misbehaviour (every problem is a RunFailure); throws for harness bugs.
 
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,13 +23,13 @@ import { Agent, request } from 'undici';
 import { startHttpServer, stopHttpServer, ServerStartError } from '../adapters/http-server-pool.ts';
 import { launch, SpawnError, type LaunchedProcess, type ProcessExit } from '../adapters/launch.ts';
 import { writePrivateJson } from '../adapters/private-json.ts';
-import { groupAlive, killGroup, waitGroupGone } from '../adapters/supervise.ts';
 import type { LoadedAdapter, ServerHandle } from '../adapters/types.ts';
 import { UNAUTHORIZED_UPLOAD_TOKEN, UNAUTHORIZED_UPLOAD_TOKEN_ENV, UPLOAD_TOKEN, UPLOAD_TOKEN_ENV } from '../auth/constants.ts';
 import type { AuthMode, Transport } from '../config/define-config.ts';
 import { deriveContentSources } from '../lifecycle/content-sources.ts';
 import type { LifecycleScenario } from '../lifecycle/scenario-types.ts';
 import { parseJsonText } from '../protocol/json-text.ts';
+import { reapRegisteredProcesses } from './registered-processes.ts';
 import type { RunFailure, RunStage } from './types.ts';
 
 export type LifecycleSuite = 'lifecycle' | 'catalogue';
@@ -63,6 +64,8 @@ export interface LifecycleRunOutcome {
   report: unknown;
   /** The receipt log `{entries}`: HTTP from the server, stdio from `report.receipts`; undefined when unavailable. */
   receipts: unknown;
+  /** Whether the client process was started at all (not when the server failed to start, or the spawn failed). */
+  clientStarted: boolean;
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
@@ -106,6 +109,7 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
   const outcome = (extra: Partial<LifecycleRunOutcome>): LifecycleRunOutcome => ({
     report: undefined,
     receipts: undefined,
+    clientStarted: false,
     exitCode: null,
     signal: null,
     timedOut: false,
@@ -226,18 +230,22 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
     } else if (isObject(report)) {
       receipts = report.receipts;
     }
-    return outcome({ report, receipts, exitCode: exit.code, signal: exit.signal, timedOut });
+    return outcome({ report, receipts, clientStarted: true, exitCode: exit.code, signal: exit.signal, timedOut });
   } finally {
     await clientProcess?.stop(graceMs);
     const clientLeftovers = clientProcess ? (clientProcess.exit ?? (await clientProcess.exited)).leftovers ?? 0 : 0;
     if (clientLeftovers > 0) {
-      fail('run', 'leftover-process', `${who}: the client left ${clientLeftovers} process(es) running after it exited (outside its process group); the harness killed them`, 'client');
+      // Over stdio the client's descendants include the server it spawned and whatever that started:
+      // an escapee there cannot be told apart.
+      const left = transport === 'stdio' ? 'the client (or the stdio server it spawned)' : 'the client';
+      fail('run', 'leftover-process', `${who}: ${left} left ${clientLeftovers} process(es) running after the client exited (outside its process group); the harness killed them`, transport === 'stdio' ? 'client or server' : 'client');
     }
     if (httpServer) {
       const { leftovers } = await stopHttpServer(httpServer, { graceMs, keepWorkDir: true });
       if (leftovers > 0) fail('run', 'leftover-process', `server "${server.name}" left ${leftovers} process(es) running after it shut down; the harness killed them; see ${httpServer.logFile}`, 'server');
-    } else {
-      for (const problem of await reapStdioServer(files, graceMs)) fail('run', 'cleanup', problem, 'client');
+    }
+    for (const problem of await reapRegisteredProcesses(files, { childPidFileRequired: transport === 'stdio' && clientProcess !== undefined })) {
+      fail('run', 'cleanup', problem.message, problem.party);
     }
   }
 }
@@ -289,47 +297,6 @@ function readReport(file: string, onFail: (kind: string, message: string) => voi
     return undefined;
   }
   return parsed.value;
-}
-
-/**
- * §10 for a stdio run: the server the client spawned (named in the child pid file, at once) and the
- * pid its readiness file names are ended with their groups. A missing or malformed child pid file is
- * a failure of the run even when everything else passed; the readiness pid is reaped when it can be
- * read (a server that never got ready has no file).
- */
-async function reapStdioServer(files: { childPidFile: string; readinessFile: string }, graceMs: number): Promise<string[]> {
-  const problems: string[] = [];
-  const pids: number[] = [];
-  const child = readPidFile(files.childPidFile);
-  if (typeof child === 'number') pids.push(child);
-  else problems.push(`cleanup metadata ${path.basename(files.childPidFile)}: ${child} (the stdio client must write {"pid": <integer > 1>} of the server it spawns, at once); ${files.childPidFile}`);
-  const ready = readPidFile(files.readinessFile);
-  if (typeof ready === 'number' && !pids.includes(ready)) pids.push(ready);
-  await Promise.all(
-    pids.map(async (pid) => {
-      if (!groupAlive(pid)) return;
-      if (await waitGroupGone(pid, graceMs)) return;
-      killGroup(pid, 'SIGTERM');
-      if (!(await waitGroupGone(pid, graceMs))) killGroup(pid, 'SIGKILL');
-      await waitGroupGone(pid, 1000);
-    }),
-  );
-  return problems;
-}
-
-/** The integer pid > 1 of a `{"pid": N}` file, or why there is none. */
-function readPidFile(file: string): number | string {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file was not written' : 'the file cannot be read';
-  }
-  const parsed = parseJsonText(text);
-  if (!parsed.ok) return `not valid JSON ${parsed.where}`;
-  const pid = isObject(parsed.value) ? parsed.value.pid : undefined;
-  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 1) return `field "pid": expected an integer > 1, got ${JSON.stringify(pid ?? null)}`;
-  return pid;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -9,6 +9,7 @@ import type { AuthMode } from '../config/define-config.ts';
 import type { LifecycleScenario } from '../lifecycle/scenario-types.ts';
 import type { GroupRunResult, RowOutcome } from '../setup/grouped-suite.ts';
 import { partyOfFailure } from '../verify/verify-run.ts';
+import type { Check } from '../verify/lifecycle/findings.ts';
 import { verifyLifecycleRun, type LifecycleValidators } from '../verify/lifecycle/verify-lifecycle-run.ts';
 import { runLifecycleGroup, type LifecycleRunOutcome, type LifecycleSuite } from './lifecycle-run.ts';
 import { keepLogs } from './keep-logs.ts';
@@ -60,15 +61,19 @@ export class LifecycleRunner {
 
 /** The verifier's findings as row outcomes (exported for the self-tests). */
 export function judge(group: MatrixGroup, rows: LifecycleScenario[], outcome: LifecycleRunOutcome, validators: LifecycleValidators): { rows: Map<string, RowOutcome> } {
-  const verification = verifyLifecycleRun({
-    rows,
-    transport: group.transport,
-    report: outcome.report,
-    receipts: outcome.receipts,
-    exitCode: outcome.timedOut ? null : outcome.exitCode,
-    clientLanguage: group.client.manifest.language,
-    validators,
-  });
+  // A client that never started left no evidence: the run failure that kept it from starting (the
+  // server's startup, the spawn) is the whole story, and nothing is charged to the client for it.
+  const verification = outcome.clientStarted
+    ? verifyLifecycleRun({
+        rows,
+        transport: group.transport,
+        report: outcome.report,
+        receipts: outcome.receipts,
+        exitCode: outcome.timedOut ? null : outcome.exitCode,
+        clientLanguage: group.client.manifest.language,
+        validators,
+      })
+    : { runFailures: [], rows: new Map<string, Check[]>() };
   const runLines = [
     ...outcome.failures.map((f) => ({ label: `${f.stage}/${f.kind}`, line: `[${f.stage}/${f.kind}] (${f.party ?? partyOfFailure(f.stage, f.kind)}) ${f.message}` })),
     ...verification.runFailures.map((check) => ({ label: check.label, line: `[${check.label}] (${check.party}) ${check.message}` })),

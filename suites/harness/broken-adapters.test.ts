@@ -6,7 +6,8 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, SELFTEST_SCENARIO_IDS, startVitestChild, type ChildConfig, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
+import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, SELFTEST_SCENARIO_IDS, startVitestChild, type ChildConfig, type ChildRunDirs } from './support/child-vitest-run.ts';
+import { completeChildRun, expectClean, GONE_MS, type CompletedRun } from './support/completed-child-run.ts';
 import { killRecorded, recordedPids, survivorsAfter, waitForRoles } from './support/recorded-pids.ts';
 import { expectGroup } from './support/expect-group.ts';
 
@@ -15,26 +16,6 @@ import { expectGroup } from './support/expect-group.ts';
 const WATCHDOGS = { startupMs: 6000, runMs: 14000 };
 /** Bound for one whole child vitest run (boot + globalSetup + the run-watchdog cases + teardown). */
 const CHILD_TIMEOUT_MS = 90_000;
-/** Bound for recorded processes to disappear once the child has exited (zombie reaping included). */
-const GONE_MS = 5000;
-
-interface CompletedRun extends ChildRun {
-  dirs: ChildRunDirs;
-  pids: Map<number, string>;
-  survivors: string[];
-  leftover: string[];
-}
-
-/** Runs the core project once for `config` and collects everything the tests below assert on. */
-async function runCore(name: string, config: ChildConfig): Promise<CompletedRun> {
-  const dirs = prepareChildRun(name, config);
-  const run = await runVitestChild(dirs, 'core', CHILD_TIMEOUT_MS);
-  const pids = recordedPids(dirs.pidDir);
-  const survivors = await survivorsAfter(pids, GONE_MS);
-  killRecorded([...pids.keys()]); // hygiene only: survivors are already recorded as a failure
-  return { ...run, dirs, pids, survivors, leftover: leftoverRunDirs(run.tmpDir) };
-}
-
 /**
  * One core run for the enclosing describe: the reference adapter and `broken-<role>-<name>` for each
  * name, each paired with the reference adapter in the other role, plus reference→reference. It runs in
@@ -45,11 +26,16 @@ function brokenRun(role: 'server' | 'client', names: string[], transports: Child
   beforeAll(async () => {
     const pairWithReference = (name: string) =>
       role === 'server' ? { server: `server-${name}`, client: 'reference' } : { server: 'reference', client: `client-${name}` };
-    const completed = await runCore(`${role}s`, {
-      adapters: [referenceAdapter(), ...names.map((name) => fixtureAdapter(`broken-${role}-${name}`))],
-      pairings: [{ server: 'reference', client: 'reference' }, ...names.map(pairWithReference)],
-      transports,
-      watchdogs: WATCHDOGS,
+    const completed = await completeChildRun({
+      name: `${role}s`,
+      project: 'core',
+      timeoutMs: CHILD_TIMEOUT_MS,
+      config: {
+        adapters: [referenceAdapter(), ...names.map((name) => fixtureAdapter(`broken-${role}-${name}`))],
+        pairings: [{ server: 'reference', client: 'reference' }, ...names.map(pairWithReference)],
+        transports,
+        watchdogs: WATCHDOGS,
+      },
     });
     Object.assign(run, completed);
   }, CHILD_TIMEOUT_MS + GONE_MS + 10_000);
@@ -59,14 +45,6 @@ function brokenRun(role: 'server' | 'client', names: string[], transports: Child
   return run;
 }
 
-function expectClean(run: CompletedRun, roles: string[]): void {
-  expect(run.timedOut, `the child vitest run exceeded ${CHILD_TIMEOUT_MS} ms; its output:\n${run.output.slice(-4000)}`).toBe(false);
-  expect(run.exitCode, 'vitest exits 1 when some test failed').toBe(1);
-  // The pid check proves something only when the fixtures did record their processes.
-  expect(new Set(run.pids.values())).toEqual(new Set(roles));
-  expect(run.survivors, `processes still alive ${GONE_MS} ms after the child vitest exited`).toEqual([]);
-  expect(run.leftover, `temp dirs left in the child's TMPDIR ${run.tmpDir}`).toEqual([]);
-}
 
 describe('broken servers (one core run: each paired with the reference client over http and stdio)', () => {
   const run = brokenRun('server', ['silent', 'exit', 'garbled', 'hang', 'prints-text'], ['http', 'stdio']);
@@ -82,7 +60,7 @@ describe('broken servers (one core run: each paired with the reference client ov
       'server-hang-inner',
       'server-prints-text',
       'server-prints-text-inner',
-    ]);
+    ], CHILD_TIMEOUT_MS);
   });
 
   test('reference→reference still passes over http and stdio', () => {
@@ -169,7 +147,7 @@ describe('broken clients (one core run: each paired with the reference server ov
       'client-leaks-result-inner',
       'client-duplicate-row',
       'client-duplicate-row-inner',
-    ]);
+    ], CHILD_TIMEOUT_MS);
   });
 
   test('reference→reference still passes', () => {

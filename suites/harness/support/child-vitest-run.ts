@@ -1,8 +1,9 @@
-// Runs a REAL vitest project (`core`, `auth`) as a child process against a JSON config, the way
-// vitest's own repo tests itself: `node vitest.mjs run --project <p> --reporter=json --outputFile=...`,
+// Runs a REAL vitest project (`core`, `auth`, `lifecycle`) as a child process against a JSON config, the
+// way vitest's own repo tests itself: `node vitest.mjs run --project <p> --reporter=json --outputFile=...`,
 // then reads the JSON reporter output (./vitest-json-report.ts). Every run gets its own folder: config,
-// scenario subset, reports, a pid dir the broken-* fixtures record their pids in (./recorded-pids.ts),
-// and one private TMPDIR per child so the temp dirs of exactly that child can be checked afterwards.
+// scenario subsets (core, and lifecycle when asked), reports, a pid dir the broken-* and lying-* fixtures
+// record their pids in (./recorded-pids.ts), and one private TMPDIR per child so the temp dirs of exactly
+// that child can be checked afterwards.
 
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -41,12 +42,16 @@ export interface ChildConfig {
   scenarioIds?: readonly string[];
   /** A known-failure baseline file (absolute). */
   baseline?: string;
+  /** Rows of fixtures/lifecycle-scenarios.json for `scenarios.lifecycle` (default: no lifecycle file in the config). */
+  lifecycleScenarioIds?: readonly string[];
 }
 
 export interface ChildRunDirs {
   dir: string;
   configFile: string;
   scenarioFile: string;
+  /** The lifecycle scenario subset; written only when the config asked for `lifecycleScenarioIds`. */
+  lifecycleScenarioFile: string;
   reportsDir: string;
   /** Where the broken-* fixtures record their pids (AHP_SELFTEST_PID_DIR of every child). */
   pidDir: string;
@@ -59,24 +64,24 @@ export function prepareChildRun(name: string, config: ChildConfig): ChildRunDirs
     dir,
     configFile: path.join(dir, 'config.json'),
     scenarioFile: path.join(dir, 'scenarios.json'),
+    lifecycleScenarioFile: path.join(dir, 'lifecycle-scenarios.json'),
     reportsDir: path.join(dir, 'reports'),
     pidDir: path.join(dir, 'pids'),
   };
   mkdirSync(dirs.pidDir);
-  const all = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'fixtures', 'scenarios.json'), 'utf8')) as { scenarios: Array<{ id: string }> };
-  const scenarios = (config.scenarioIds ?? SELFTEST_SCENARIO_IDS).map((id) => {
-    const found = all.scenarios.find((scenario) => scenario.id === id);
-    if (!found) throw new Error(`fixtures/scenarios.json has no scenario "${id}" (the self-test subset needs it)`);
-    return found;
-  });
-  writeFileSync(dirs.scenarioFile, `${JSON.stringify({ version: 1, scenarios })}\n`);
-  const { scenarioIds: _ids, ...rest } = config;
+  writeSubset(dirs.scenarioFile, 'scenarios.json', config.scenarioIds ?? SELFTEST_SCENARIO_IDS);
+  const scenarios: Record<string, string> = { core: dirs.scenarioFile };
+  if (config.lifecycleScenarioIds !== undefined) {
+    writeSubset(dirs.lifecycleScenarioFile, 'lifecycle-scenarios.json', config.lifecycleScenarioIds);
+    scenarios.lifecycle = dirs.lifecycleScenarioFile;
+  }
+  const { scenarioIds: _ids, lifecycleScenarioIds: _lifecycleIds, ...rest } = config;
   writeFileSync(
     dirs.configFile,
     `${JSON.stringify(
       {
         schemas: path.join(PROJECT_ROOT, 'schemas'),
-        scenarios: { core: dirs.scenarioFile },
+        scenarios,
         ...rest,
         auth: config.auth ?? ['none'],
         parallelism: config.parallelism ?? 4,
@@ -87,6 +92,17 @@ export function prepareChildRun(name: string, config: ChildConfig): ChildRunDirs
     )}\n`,
   );
   return dirs;
+}
+
+/** Writes the rows `ids` of the project's `fixtures/<fixture>`, in the order given, as a scenario file. */
+function writeSubset(file: string, fixture: string, ids: readonly string[]): void {
+  const all = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'fixtures', fixture), 'utf8')) as { scenarios: Array<{ id: string }> };
+  const scenarios = ids.map((id) => {
+    const found = all.scenarios.find((scenario) => scenario.id === id);
+    if (!found) throw new Error(`fixtures/${fixture} has no scenario "${id}" (the self-test subset needs it)`);
+    return found;
+  });
+  writeFileSync(file, `${JSON.stringify({ version: 1, scenarios })}\n`);
 }
 
 /** The reference adapter, or a fixture folder (`broken-` dropped from the default name), as a config entry. */
@@ -102,6 +118,13 @@ export interface ChildRunOptions {
   env?: Record<string, string>;
   /** Reporters besides vitest's JSON reporter (a CLI `--reporter` replaces the config's list). */
   reporters?: string[];
+  /** Further CLI arguments, e.g. `['-t', '→']` to select only the matrix rows of a project. */
+  args?: string[];
+  /**
+   * Run the child in a process group of its own, so that a harness bug signalling "its own" process
+   * group can only ever hit the child, never the vitest that runs the self-test.
+   */
+  ownProcessGroup?: boolean;
 }
 
 /** A child vitest in flight: the execa subprocess and where its output and temp dirs go. */
@@ -129,7 +152,7 @@ export function startVitestChild(dirs: ChildRunDirs, project: string, timeoutMs:
   }
   Object.assign(env, { AHP_CONFIG: dirs.configFile, AHP_SELFTEST_PID_DIR: dirs.pidDir, TMPDIR: tmpDir }, options.env ?? {});
   const reporters = ['--reporter=json', ...(options.reporters ?? []).map((reporter) => `--reporter=${reporter}`)];
-  const subprocess = execa(process.execPath, [VITEST_CLI, 'run', '--project', project, ...reporters, `--outputFile=${outputFile}`], {
+  const subprocess = execa(process.execPath, [VITEST_CLI, 'run', '--project', project, ...reporters, `--outputFile=${outputFile}`, ...(options.args ?? [])], {
     cwd: PROJECT_ROOT,
     env,
     extendEnv: false,
@@ -138,6 +161,7 @@ export function startVitestChild(dirs: ChildRunDirs, project: string, timeoutMs:
     reject: false,
     all: true,
     cleanup: true,
+    detached: options.ownProcessGroup ?? false,
   });
   return { project, subprocess, outputFile, tmpDir };
 }
@@ -179,9 +203,9 @@ export async function runVitestChild(dirs: ChildRunDirs, project: string, timeou
   };
 }
 
-/** `ahp-core-*` entries left in a child's TMPDIR. */
-export function leftoverRunDirs(tmpDir: string): string[] {
-  return readdirSync(tmpDir).filter((entry) => entry.startsWith('ahp-core-'));
+/** `<prefix>*` entries (a project's run dirs, `ahp-core-` by default) left in a child's TMPDIR. */
+export function leftoverRunDirs(tmpDir: string, prefix = 'ahp-core-'): string[] {
+  return readdirSync(tmpDir).filter((entry) => entry.startsWith(prefix));
 }
 
 export function removeChildRun(dirs: ChildRunDirs): void {

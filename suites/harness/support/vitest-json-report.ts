@@ -10,8 +10,8 @@ export interface JsonAssertion {
   fullName: string;
   status: 'passed' | 'failed' | 'skipped' | 'pending' | 'todo' | 'disabled';
   failureMessages: string[];
-  /** vitest task meta: the matrix row (`ahpMatrix`) for core rows. */
-  meta?: { ahpMatrix?: { adapterStatus?: string; verdict?: string; skipReason?: string } };
+  /** vitest task meta: the matrix row (`ahpMatrix`) of core and lifecycle rows (`errors`: their fixed labels). */
+  meta?: { ahpMatrix?: { adapterStatus?: string; verdict?: string; skipReason?: string; errors?: string[] } };
 }
 
 interface JsonReport {
