@@ -7,6 +7,7 @@ export default defineConfig({
   scenarios: {
     core: 'fixtures/scenarios.json',
     lifecycle: 'fixtures/lifecycle-scenarios.json',
+    catalogue: 'fixtures/catalogue-scenarios.json',
   },
   adapters: [{ name: 'reference', cwd: 'adapters/reference' }],
   transports: ['http', 'stdio'],

@@ -46,6 +46,16 @@ export default defineConfig({
         },
       },
       {
+        plugins: [matrixReports()],
+        test: {
+          name: 'catalogue',
+          include: ['suites/catalogue/**/*.test.ts'],
+          globalSetup: ['harness/setup/catalogue-global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         test: {
           name: 'fuzz',
           include: ['suites/fuzz/**/*.test.ts'],

@@ -1,4 +1,5 @@
 import { planAuthProbes, PROBE_ENDPOINTS, probeCases } from '../auth/probes.ts';
+import { loadCatalogueScenarioFile } from '../catalogue/load-catalogue-scenarios.ts';
 import type { ResolvedConfig } from '../config/load-config.ts';
 import { loadLifecycleScenarioFile } from '../lifecycle/load-lifecycle-scenarios.ts';
 import { RECEIVER_PROBES } from '../lifecycle/receiver-probes.ts';
@@ -31,6 +32,10 @@ export async function configuredRows(config: ResolvedConfig): Promise<BaselineRo
         for (const mode of config.auth) for (const probe of RECEIVER_PROBES) rows.push({ project: 'lifecycle', group: `${adapter.name} ${mode}`, id: `receiver/${probe.name}` });
       }
     }
+  }
+  if (config.scenarios.catalogue) {
+    const ids = (await loadCatalogueScenarioFile(config.scenarios.catalogue)).scenarios.map((s) => s.id);
+    for (const group of planMatrix(config, adapters, needsLifecycleCommands)) for (const id of ids) rows.push({ project: 'catalogue', group: group.label, id });
   }
   return rows;
 }

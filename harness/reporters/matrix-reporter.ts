@@ -22,6 +22,7 @@ interface RowReport {
   skipReason?: string;
   /** The baseline's reason, for an expected failure. */
   reason?: string;
+  category?: string;
 }
 
 interface GroupReport {
@@ -155,6 +156,7 @@ function addRow(byProject: Map<string, Map<string, GroupReport>>, project: strin
     errors: meta.errors,
     ...(meta.skipReason === undefined ? {} : { skipReason: meta.skipReason }),
     ...(meta.baseline?.state === 'expected-failure' ? { reason: meta.baseline.reason } : {}),
+    ...(meta.category === undefined ? {} : { category: meta.category }),
   });
   if (meta.evidenceNote !== undefined) {
     group.evidence = 'receipts-only';
@@ -238,6 +240,7 @@ function familyJson(project: string, groups: GroupReport[], probes: ProbeReport[
       groups: tally(groups.map((group) => group.status)),
       scenarios: tally(rows.map((row) => row.status)),
       receiverProbes: tally(probes.map((probe) => probe.status)),
+      ...categorySummary(groups),
     },
     groups: groups.map((group) => {
       const inapplicable = group.results.filter((row) => row.adapterStatus === 'inapplicable' && group.status !== 'inapplicable');
@@ -252,7 +255,16 @@ function familyJson(project: string, groups: GroupReport[], probes: ProbeReport[
         passed: group.status === 'passed' && ownProbes.every((probe) => probe.status !== 'failed'),
         scenarios: group.results
           .filter((row) => !inapplicable.includes(row))
-          .map(({ id, status, adapterStatus, expected, actual, errors, reason }) => ({ id, status, adapterStatus, expected, actual, errors, ...(reason ? { reason } : {}) })),
+          .map(({ id, status, adapterStatus, expected, actual, errors, reason, category }) => ({
+            id,
+            ...(category ? { category } : {}),
+            status,
+            adapterStatus,
+            expected,
+            actual,
+            errors,
+            ...(reason ? { reason } : {}),
+          })),
         receiverProbes: ownProbes.map(({ probe, label, status, error, reason }) => ({ probe, label, status, ...(error ? { error } : {}), ...(reason ? { reason } : {}) })),
         errors: group.errors,
         diagnostics: group.notes ?? [],
@@ -261,6 +273,25 @@ function familyJson(project: string, groups: GroupReport[], probes: ProbeReport[
     }),
     ...(probes.length > 0 ? { receiverProbes: probes } : {}),
   };
+}
+
+/**
+ * Per category (the catalogue's execution, lineage, registration): the rows of the file, and the rows
+ * verified — rows passed summed over the groups, like the catalogue runner's verified executions.
+ */
+function categorySummary(groups: GroupReport[]): Record<string, unknown> {
+  const rows = groups.flatMap((group) => group.results).filter((row) => row.category !== undefined);
+  if (rows.length === 0) return {};
+  const categoryScenarios: Record<string, number> = {};
+  const categoryVerifiedExecutions: Record<string, number> = {};
+  const ids = new Map<string, string>();
+  for (const row of rows) ids.set(row.id, row.category!);
+  for (const category of ids.values()) categoryScenarios[category] = (categoryScenarios[category] ?? 0) + 1;
+  for (const row of rows) {
+    categoryVerifiedExecutions[row.category!] ??= 0;
+    if (row.status === 'passed') categoryVerifiedExecutions[row.category!]! += 1;
+  }
+  return { categoryScenarios, categoryVerifiedExecutions };
 }
 
 function groupStatus(group: GroupReport): GroupStatus {
@@ -289,6 +320,16 @@ function renderMarkdown(project: string, groups: GroupReport[], probes: ProbeRep
     ),
     '',
   ];
+  const categories = [...new Set(groups.flatMap((group) => group.results.map((row) => row.category)).filter((c): c is string => c !== undefined))];
+  if (categories.length > 0) {
+    lines.push('| category | passed | failed | expected failures | skipped |', '| --- | ---: | ---: | ---: | ---: |');
+    for (const category of categories) {
+      const mine = groups.flatMap((group) => group.results).filter((row) => row.category === category);
+      const count = (status: Verdict): number => mine.filter((row) => row.status === status).length;
+      lines.push(`| ${category} | ${count('passed')} | ${count('failed')} | ${count('expected-failure')} | ${count('skipped')} |`);
+    }
+    lines.push('');
+  }
   if (probes.length > 0) {
     const servers = [...new Set(probes.map((probe) => `${probe.server} ${probe.auth}`))];
     lines.push('| receiver probes (server, mode) | passed | failed | skipped |', '| --- | ---: | ---: | ---: |');

@@ -16,3 +16,17 @@ export function keepLogs(files: string[], dir: string): string[] {
   }
   return kept;
 }
+
+/**
+ * `text` with every kept file's temp path replaced by its kept copy, so no message points at a file
+ * that teardown deletes. `originals[i]` was kept as `kept[i]` (files that did not exist are skipped
+ * by keepLogs, so pairs are matched by basename and run folder).
+ */
+export function pointAtKeptLogs(text: string, originals: string[], kept: string[]): string {
+  let out = text;
+  for (const original of originals) {
+    const copy = kept.find((target) => path.basename(target) === path.basename(original) && path.basename(path.dirname(target)) === path.basename(path.dirname(original)));
+    if (copy) out = out.split(original).join(copy);
+  }
+  return out;
+}

@@ -27,12 +27,16 @@ import type { LoadedAdapter, ServerHandle } from '../adapters/types.ts';
 import { UNAUTHORIZED_UPLOAD_TOKEN, UNAUTHORIZED_UPLOAD_TOKEN_ENV, UPLOAD_TOKEN, UPLOAD_TOKEN_ENV } from '../auth/constants.ts';
 import type { AuthMode, Transport } from '../config/define-config.ts';
 import { deriveContentSources } from '../lifecycle/content-sources.ts';
+import type { CatalogueScenario } from '../catalogue/scenario-types.ts';
 import type { LifecycleScenario } from '../lifecycle/scenario-types.ts';
 import { parseJsonText } from '../protocol/json-text.ts';
 import { reapRegisteredProcesses } from './registered-processes.ts';
 import type { RunFailure, RunStage } from './types.ts';
 
 export type LifecycleSuite = 'lifecycle' | 'catalogue';
+
+/** A row of a family that runs through the lifecycle adapters. */
+export type ScriptScenario = LifecycleScenario | CatalogueScenario;
 
 export interface LifecycleRunSpec {
   suite: LifecycleSuite;
@@ -41,7 +45,15 @@ export interface LifecycleRunSpec {
   transport: Transport;
   auth: AuthMode;
   /** Exactly the rows the client runs (selected and applicable to the transport), in file order. */
-  rows: LifecycleScenario[];
+  rows: ScriptScenario[];
+  /**
+   * Replaces the client config's `upload` block wholesale (sender isolation: an independent upload
+   * origin and no `auth`). Default: the independent upload credential's block (CLIENT_UPLOAD_CONFIG)
+   * with the receiver's upload endpoint over HTTP.
+   */
+  upload?: Record<string, unknown>;
+  /** The client config's `contentSources` (default: derived from lifecycle rows; none for the catalogue). */
+  contentSources?: unknown[];
   schemasDir: string;
   watchdogs: { startupMs: number; runMs: number };
   /** The server config's `auth` for this mode (a stdio server always gets `{mode: "none"}`). */
@@ -165,7 +177,7 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
   // ----- the client ---------------------------------------------------------------------------------
   let contentSources: unknown[];
   try {
-    contentSources = deriveContentSources(spec.rows);
+    contentSources = spec.contentSources ?? (spec.suite === 'lifecycle' ? deriveContentSources(spec.rows as LifecycleScenario[]) : []);
   } catch (error) {
     throw new Error(`harness bug: content sources of already-linted rows: ${(error as Error).message}`);
   }
@@ -176,7 +188,7 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
     reportFile: files.reportFile,
     auth: { ...spec.clientAuth, mode: spec.auth },
     childPidFile: files.childPidFile,
-    upload: { ...CLIENT_UPLOAD_CONFIG, ...(httpServer?.uploadEndpoint ? { endpoint: httpServer.uploadEndpoint } : {}) },
+    upload: spec.upload ?? { ...CLIENT_UPLOAD_CONFIG, ...(httpServer?.uploadEndpoint ? { endpoint: httpServer.uploadEndpoint } : {}) },
     contentSources,
     schemaDir: spec.schemasDir,
     ...(httpServer
@@ -254,15 +266,15 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
  * The rows as the client gets them: over HTTP each upload step with its own `upload` object gets the
  * receiver's `endpoint` merged in, the step's keys winning (§2); nothing else is rewritten.
  */
-function writeScenarioFile(file: string, rows: LifecycleScenario[], uploadEndpoint: string | undefined): string {
+function writeScenarioFile(file: string, rows: ScriptScenario[], uploadEndpoint: string | undefined): string {
   const scenarios = uploadEndpoint === undefined ? rows : rows.map((row) => withUploadEndpoint(row, uploadEndpoint));
   writeFileSync(file, `${JSON.stringify({ version: 1, scenarios }, null, 2)}\n`, { mode: 0o600 });
   return file;
 }
 
-function withUploadEndpoint(row: LifecycleScenario, endpoint: string): LifecycleScenario {
-  const steps = row.steps.map((step) => (step.op === 'upload' && step.upload !== undefined ? { ...step, upload: { endpoint, ...step.upload } } : step));
-  return { ...row, steps } as LifecycleScenario;
+function withUploadEndpoint(row: ScriptScenario, endpoint: string): ScriptScenario {
+  const steps = (row.steps as Array<{ op: string; upload?: object }>).map((step) => (step.op === 'upload' && step.upload !== undefined ? { ...step, upload: { endpoint, ...step.upload } } : step));
+  return { ...row, steps } as ScriptScenario;
 }
 
 /** The receiver's receipt log, as it answers it (`{entries:[...]}` — the verifier checks the shape). */

@@ -7,19 +7,37 @@ import path from 'node:path';
 import type { ClientAuthSettings, ServerAuthSettings } from '../auth/auth-settings.ts';
 import type { AuthMode } from '../config/define-config.ts';
 import type { LifecycleScenario } from '../lifecycle/scenario-types.ts';
+import type { Transport } from '../config/define-config.ts';
 import type { GroupRunResult, RowOutcome } from '../setup/grouped-suite.ts';
 import { partyOfFailure } from '../verify/verify-run.ts';
-import type { Check } from '../verify/lifecycle/findings.ts';
+import type { Check, LifecycleVerification } from '../verify/lifecycle/findings.ts';
 import { verifyLifecycleRun, type LifecycleValidators } from '../verify/lifecycle/verify-lifecycle-run.ts';
-import { runLifecycleGroup, type LifecycleRunOutcome, type LifecycleSuite } from './lifecycle-run.ts';
-import { keepLogs } from './keep-logs.ts';
+import { runLifecycleGroup, type LifecycleRunOutcome, type LifecycleSuite, type ScriptScenario } from './lifecycle-run.ts';
+import { keepLogs, pointAtKeptLogs } from './keep-logs.ts';
 import { safeLabel } from './matrix-runner.ts';
 import { notRunReason, type MatrixGroup } from './plan.ts';
 
-export interface LifecycleRunnerOptions {
+/** What a family's pure verifier is given (lifecycle, catalogue, sender isolation). */
+export interface ScriptEvidence<Row> {
+  rows: Row[];
+  transport: Transport;
+  report: unknown;
+  receipts: unknown;
+  exitCode: number | null;
+  clientLanguage: string;
+}
+
+export type ScriptVerifier<Row> = (evidence: ScriptEvidence<Row>) => LifecycleVerification;
+
+/** The lifecycle verifier as a ScriptVerifier. */
+export function lifecycleVerifier(validators: LifecycleValidators): ScriptVerifier<LifecycleScenario> {
+  return (evidence) => verifyLifecycleRun({ ...evidence, validators });
+}
+
+export interface LifecycleRunnerOptions<Row extends ScriptScenario = LifecycleScenario> {
   suite: LifecycleSuite;
   schemasDir: string;
-  validators: LifecycleValidators;
+  verify: ScriptVerifier<Row>;
   /** Each mode's auth settings, built on first use (the run's server broker). */
   trust: (mode: AuthMode) => Promise<{ server: ServerAuthSettings; client: ClientAuthSettings }>;
   watchdogs: { startupMs: number; runMs: number };
@@ -29,10 +47,11 @@ export interface LifecycleRunnerOptions {
   logDir: string;
 }
 
-export class LifecycleRunner {
-  constructor(private readonly options: LifecycleRunnerOptions) {}
+/** One group run of a family that runs through the lifecycle adapters, judged by the family's verifier. */
+export class LifecycleRunner<Row extends ScriptScenario = LifecycleScenario> {
+  constructor(private readonly options: LifecycleRunnerOptions<Row>) {}
 
-  async run(group: MatrixGroup, rows: LifecycleScenario[]): Promise<GroupRunResult> {
+  async run(group: MatrixGroup, rows: Row[]): Promise<GroupRunResult> {
     const { options } = this;
     const notRun = notRunReason(group);
     if (notRun !== undefined) throw new Error(`harness bug: ${group.label} is not runnable (${notRun})`);
@@ -52,26 +71,26 @@ export class LifecycleRunner {
       },
       { workDir: options.runDir },
     );
-    const result = judge(group, rows, outcome, options.validators);
+    const result = judge(group, rows, outcome, options.verify);
     const anyFailed = [...result.rows.values()].some((row) => row.verdict === 'failed');
     const keptLogs = anyFailed ? keepLogs(outcome.logFiles, path.join(options.logDir, options.suite, safeLabel(group.label))) : [];
+    for (const row of result.rows.values()) row.reason = pointAtKeptLogs(row.reason, outcome.logFiles, keptLogs);
     return { rows: result.rows, keptLogs, durationMs: outcome.durationMs };
   }
 }
 
 /** The verifier's findings as row outcomes (exported for the self-tests). */
-export function judge(group: MatrixGroup, rows: LifecycleScenario[], outcome: LifecycleRunOutcome, validators: LifecycleValidators): { rows: Map<string, RowOutcome> } {
+export function judge<Row extends { id: string }>(group: MatrixGroup, rows: Row[], outcome: LifecycleRunOutcome, verify: ScriptVerifier<Row>): { rows: Map<string, RowOutcome> } {
   // A client that never started left no evidence: the run failure that kept it from starting (the
   // server's startup, the spawn) is the whole story, and nothing is charged to the client for it.
   const verification = outcome.clientStarted
-    ? verifyLifecycleRun({
+    ? verify({
         rows,
         transport: group.transport,
         report: outcome.report,
         receipts: outcome.receipts,
         exitCode: outcome.timedOut ? null : outcome.exitCode,
         clientLanguage: group.client.manifest.language,
-        validators,
       })
     : { runFailures: [], rows: new Map<string, Check[]>() };
   const runLines = [

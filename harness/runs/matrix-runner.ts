@@ -8,7 +8,7 @@ import { verifyRun, type RunVerification } from '../verify/verify-run.ts';
 import { runClient, type ProxyTlsFiles } from './client-run.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import { blindScenarios } from './blind.ts';
-import { keepLogs } from './keep-logs.ts';
+import { keepLogs, pointAtKeptLogs } from './keep-logs.ts';
 import { notRunReason, type MatrixGroup } from './plan.ts';
 import type { ClientRunOutcome, RunFailure } from './types.ts';
 
@@ -104,6 +104,7 @@ export class MatrixRunner {
     const verification = blind ? { ...judged, rows: new Map([...judged.rows].map(([id, row]) => [blind.originalId.get(id)!, { ...row, id: blind.originalId.get(id)! }])) } : judged;
     const anyFailed = [...verification.rows.values()].some((row) => row.verdict === 'failed');
     const keptLogs = anyFailed ? keepLogs(outcome!.logFiles, path.join(options.logDir, safeLabel(group.label))) : [];
+    for (const row of verification.rows.values()) row.reason = pointAtKeptLogs(row.reason, outcome!.logFiles, keptLogs);
     return { group, selected, outcome: outcome!, verification, keptLogs };
   }
 }

@@ -39,6 +39,8 @@ export interface SuiteFamily<Row extends { id: string }> {
   rowSkip?(group: MatrixGroup, row: Row): string | undefined;
   /** What the reports show as the row's expectation. */
   expectedOf(row: Row): unknown;
+  /** The row's category in the matrix summary (catalogue: execution, lineage, registration). */
+  categoryOf?(row: Row): string;
   /** One client run of `group` over exactly `rows` (selected, runnable). Never rejects for adapter faults. */
   run(group: MatrixGroup, rows: Row[]): Promise<GroupRunResult>;
   /** Client runs at once. */
@@ -76,6 +78,8 @@ export interface MatrixRowMeta {
   evidenceNote?: string;
   /** What the known-failure baseline made of this row, when it lists it (or an update run recorded it). */
   baseline?: BaselineState;
+  /** The row's category, for families that have them. */
+  category?: string;
 }
 
 declare module 'vitest' {
@@ -129,6 +133,7 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
           auth: group.auth,
           id,
           expected: family.expectedOf(row),
+          ...(family.categoryOf ? { category: family.categoryOf(row) } : {}),
           actual: null,
           verdict: 'skipped',
           adapterStatus: group.inapplicable !== undefined ? 'inapplicable' : group.unsupported !== undefined ? 'unsupported' : 'missing',

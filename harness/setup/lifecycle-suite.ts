@@ -6,7 +6,7 @@ import { loadConfig } from '../config/load-config.ts';
 import { inapplicabilityReason } from '../lifecycle/applicability.ts';
 import { loadLifecycleScenarioFile } from '../lifecycle/load-lifecycle-scenarios.ts';
 import { loadValidators } from '../protocol/load-validators.ts';
-import { LifecycleRunner } from '../runs/lifecycle-runner.ts';
+import { LifecycleRunner, lifecycleVerifier } from '../runs/lifecycle-runner.ts';
 import { loadAdapters, needsLifecycleCommands, planMatrix } from '../runs/plan.ts';
 import type { AuthMode } from '../config/define-config.ts';
 import { BrokerClient } from './broker-client.ts';
@@ -31,7 +31,7 @@ export async function defineLifecycleSuite(shard?: { part: number }): Promise<vo
   const runner = new LifecycleRunner({
     suite: 'lifecycle',
     schemasDir: config.schemas,
-    validators: loadValidators(config.schemas),
+    verify: lifecycleVerifier(loadValidators(config.schemas)),
     trust,
     watchdogs: config.watchdogs,
     runDir: inject('ahpRunDir'),

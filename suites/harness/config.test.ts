@@ -50,7 +50,11 @@ describe('loadConfig: the default config', () => {
       file: path.join(root, 'adapters.config.ts'),
       dir: root,
       schemas: path.join(root, 'schemas'),
-      scenarios: { core: path.join(root, 'fixtures', 'scenarios.json'), lifecycle: path.join(root, 'fixtures', 'lifecycle-scenarios.json') },
+      scenarios: {
+        core: path.join(root, 'fixtures', 'scenarios.json'),
+        lifecycle: path.join(root, 'fixtures', 'lifecycle-scenarios.json'),
+        catalogue: path.join(root, 'fixtures', 'catalogue-scenarios.json'),
+      },
       adapters: [
         {
           name: 'reference',
@@ -133,7 +137,11 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       file,
       dir: tmp,
       schemas: path.join(root, 'schemas'),
-      scenarios: { core: path.join(root, 'fixtures', 'scenarios.json'), lifecycle: path.join(root, 'fixtures', 'lifecycle-scenarios.json') },
+      scenarios: {
+        core: path.join(root, 'fixtures', 'scenarios.json'),
+        lifecycle: path.join(root, 'fixtures', 'lifecycle-scenarios.json'),
+        catalogue: path.join(root, 'fixtures', 'catalogue-scenarios.json'),
+      },
       adapters: [],
       transports: ['http', 'stdio'],
       auth: ['none'],
