@@ -56,6 +56,16 @@ export default defineConfig({
         },
       },
       {
+        plugins: [matrixReports()],
+        test: {
+          name: 'isolation',
+          include: ['suites/isolation/**/*.test.ts'],
+          globalSetup: ['harness/setup/isolation-global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         test: {
           name: 'fuzz',
           include: ['suites/fuzz/**/*.test.ts'],

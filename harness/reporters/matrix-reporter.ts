@@ -23,6 +23,7 @@ interface RowReport {
   /** The baseline's reason, for an expected failure. */
   reason?: string;
   category?: string;
+  details?: Record<string, unknown>;
 }
 
 interface GroupReport {
@@ -116,7 +117,7 @@ export default class MatrixReporter implements Reporter {
   private write(dir: string, project: string, groups: GroupReport[], probes: ProbeReport[]): void {
     for (const group of groups) group.status = groupStatus(group);
     mkdirSync(dir, { recursive: true });
-    const json = project === 'core' ? coreJson(groups) : familyJson(project, groups, probes);
+    const json = project === 'core' ? coreJson(groups) : project === 'isolation' ? isolationJson(groups) : familyJson(project, groups, probes);
     writeAtomically(path.join(dir, `${project}.json`), `${JSON.stringify(json, null, 2)}\n`);
     const markdown = renderMarkdown(project, groups, probes);
     writeAtomically(path.join(dir, `${project}-matrix.md`), markdown);
@@ -128,6 +129,38 @@ export default class MatrixReporter implements Reporter {
 }
 
 type SeenRow = BaselineMeta & { verdict: Verdict };
+
+/**
+ * The sender-isolation runner's rows (SENDER-ISOLATION-RULES §7): per case whether it passed, how many
+ * uploads reached the independent origin, and whether credential isolation is credited (only with
+ * exactly one correct capture and a passing event path).
+ */
+function isolationJson(groups: GroupReport[]): unknown {
+  const results = groups.map((group) => {
+    const row = group.results[0];
+    const details = row?.details ?? {};
+    return {
+      group: `${group.client}->${group.server}/${group.transport}/${group.auth}`,
+      status: group.status,
+      passed: group.status === 'passed',
+      independentUploads: typeof details.independentUploads === 'number' ? details.independentUploads : 0,
+      credentialIsolationVerified: details.credentialIsolationVerified === true && group.status === 'passed',
+      errors: group.errors,
+    };
+  });
+  return {
+    version: 1,
+    suite: 'isolation',
+    summary: {
+      groups: results.length,
+      passed: results.filter((row) => row.passed).length,
+      independentUploads: results.reduce((sum, row) => sum + row.independentUploads, 0),
+      verifiedCredentialIsolation: results.filter((row) => row.credentialIsolationVerified).length,
+      scope: 'Each configured SDK as sender against its own receiver, an independent HTTP upload origin with upload auth absent; four HTTP event auth modes and the HTTP and stdio controls. Does not prove HTTPS client-certificate noninheritance.',
+    },
+    results,
+  };
+}
 
 /** Rank of a group in the planner's order: pairing, transport, auth mode. */
 function groupOrder(config: ResolvedConfig): (group: GroupReport) => number {
@@ -157,6 +190,7 @@ function addRow(byProject: Map<string, Map<string, GroupReport>>, project: strin
     ...(meta.skipReason === undefined ? {} : { skipReason: meta.skipReason }),
     ...(meta.baseline?.state === 'expected-failure' ? { reason: meta.baseline.reason } : {}),
     ...(meta.category === undefined ? {} : { category: meta.category }),
+    ...(meta.details === undefined ? {} : { details: meta.details }),
   });
   if (meta.evidenceNote !== undefined) {
     group.evidence = 'receipts-only';

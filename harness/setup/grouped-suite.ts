@@ -18,6 +18,8 @@ export interface RowOutcome {
   errors: string[];
   /** Why the evidence of this row is reduced, when it is; also a test annotation. */
   note?: string;
+  /** Family-specific facts the reports carry with the row (e.g. sender isolation's captures). */
+  details?: Record<string, unknown>;
 }
 
 export interface GroupRunResult {
@@ -80,6 +82,8 @@ export interface MatrixRowMeta {
   baseline?: BaselineState;
   /** The row's category, for families that have them. */
   category?: string;
+  /** Family-specific facts (RowOutcome.details). */
+  details?: Record<string, unknown>;
 }
 
 declare module 'vitest' {
@@ -151,7 +155,13 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
         const run = await (scheduler.result(group.label) ?? scheduler.schedule(group, [row]));
         const outcome = run.rows.get(id);
         if (!outcome) throw new Error(`harness bug: ${group.label} › ${id} was not part of the run`);
-        Object.assign(meta, { actual: outcome.actual ?? null, verdict: outcome.verdict, adapterStatus: outcome.adapterStatus, errors: [...new Set(outcome.errors)] });
+        Object.assign(meta, {
+          actual: outcome.actual ?? null,
+          verdict: outcome.verdict,
+          adapterStatus: outcome.adapterStatus,
+          errors: [...new Set(outcome.errors)],
+          ...(outcome.details ? { details: outcome.details } : {}),
+        });
         if (outcome.note !== undefined) {
           meta.evidenceNote = outcome.note;
           await context.annotate(outcome.note, 'notice');
