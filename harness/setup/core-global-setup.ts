@@ -2,6 +2,7 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../config/load-config.ts';
 import { loadAdapters, planMatrix } from '../runs/plan.ts';
 import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
+import { watchAdapters } from './adapter-watch.ts';
 import { startRunServices } from './run-services.ts';
 import type { BrokerAddress } from './server-broker.ts';
 
@@ -39,5 +40,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Watch mode keeps servers up between reruns; one that died is started again before the rerun.
   project.onTestsRerun(() => services.broker.restartDead());
 
-  return () => services.stop();
+  // Watch mode: a change under an adapter's folder restarts its servers and reruns its groups.
+  const unwatch = watchAdapters(project, config.adapters, (adapter) => services.broker.restartAdapter(adapter));
+  return async () => {
+    unwatch();
+    await services.stop();
+  };
 }

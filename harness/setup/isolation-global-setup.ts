@@ -2,6 +2,7 @@ import type { TestProject } from 'vitest/node';
 
 import { loadConfig } from '../config/load-config.ts';
 import { loadAdapters } from '../runs/plan.ts';
+import { watchAdapters } from './adapter-watch.ts';
 import { startRunServices } from './run-services.ts';
 
 /**
@@ -15,5 +16,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('ahpBroker', services.address);
   project.provide('ahpRunDir', services.runDir);
   project.provide('ahpShard', project.vitest.config.shard ?? null);
-  return () => services.stop();
+  // Watch mode: a change under an adapter's folder restarts its servers and reruns its groups.
+  const unwatch = watchAdapters(project, config.adapters, (adapter) => services.broker.restartAdapter(adapter));
+  return async () => {
+    unwatch();
+    await services.stop();
+  };
 }

@@ -41,11 +41,13 @@ export function planRuns<Row>(groups: Array<PlannedGroup<Row>>, parallelism: num
   const runs: Array<PlannedRun<Row>> = [];
   for (const { group, cost, startup } of estimates) {
     const perRow = (cost - startup) / Math.max(1, group.rows.length);
-    // Split while a part would still cost more than a fair share of the whole selection (each part
-    // pays its own process start, which the estimate includes).
+    // A group longer than a fair share of the whole selection is a long pole: split it into the fewest
+    // parts that each fit in a fair share. Every part pays its own process start, so when a fair share
+    // is no longer than a start, splitting cannot help.
     let parts = 1;
-    if (group.splittable && parallelism > 1) {
-      while (parts < group.rows.length && parts < parallelism && startup + (perRow * group.rows.length) / parts > target) parts++;
+    const work = perRow * group.rows.length;
+    if (group.splittable && parallelism > 1 && cost > target && target > startup) {
+      parts = Math.min(group.rows.length, parallelism, Math.ceil(work / (target - startup)));
     }
     const size = Math.ceil(group.rows.length / parts);
     for (let at = 0; at < group.rows.length; at += size) {

@@ -1,0 +1,55 @@
+// The run planner (harness/setup/run-plan.ts): a group is one client run unless it is a long pole
+// that would leave other cores idle; then it splits into the fewest parts that each fit a fair share,
+// and runs start longest first. Costs come from measured timings.
+
+import { describe, expect, test } from 'vitest';
+
+import { estimate, planRuns } from '../../harness/setup/run-plan.ts';
+import { recordTiming, type RunTimings } from '../../harness/setup/run-timings.ts';
+
+const rows = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+
+describe('planRuns', () => {
+  test('groups whose cost is mostly process start are never split, even when they are few', () => {
+    const timings: RunTimings = new Map();
+    const runs = planRuns([{ label: 'a', rows: rows(6), splittable: true }, { label: 'b', rows: rows(6), splittable: true }], 4, timings);
+    expect(runs.map((run) => [run.label, run.rows.length])).toEqual([['a', 6], ['b', 6]]);
+  });
+
+  test('a long pole splits into the fewest parts that fit a fair share; short groups stay whole; longest first', () => {
+    const timings: RunTimings = new Map();
+    recordTiming(timings, 'slow', 100, 100_000); // 1 s per row (a server restarted after every row)
+    recordTiming(timings, 'slow', 2, 3_000); // what one more client process costs to start
+    for (const label of ['f1', 'f2', 'f3']) recordTiming(timings, label, 100, 2_000);
+    const runs = planRuns(
+      [
+        { label: 'slow', rows: rows(100), splittable: true },
+        ...['f1', 'f2', 'f3'].map((label) => ({ label, rows: rows(100), splittable: true })),
+      ],
+      2,
+      timings,
+    );
+    const slow = runs.filter((run) => run.label === 'slow');
+    expect(slow.length).toBe(2);
+    expect(slow.map((run) => run.rows.length)).toEqual([50, 50]);
+    expect(slow.flatMap((run) => run.rows)).toEqual(rows(100));
+    expect(runs.filter((run) => run.label !== 'slow').every((run) => run.rows.length === 100)).toBe(true);
+    expect(runs.map((run) => run.cost)).toEqual([...runs.map((run) => run.cost)].sort((a, b) => b - a));
+  });
+
+  test('a group that must run whole is never split', () => {
+    const timings: RunTimings = new Map();
+    recordTiming(timings, 'lineage', 85, 200_000);
+    recordTiming(timings, 'other', 85, 1_000);
+    const runs = planRuns([{ label: 'lineage', rows: rows(85), splittable: false }, { label: 'other', rows: rows(85), splittable: true }], 2, timings);
+    expect(runs.map((run) => [run.label, run.rows.length])).toEqual([['lineage', 85], ['other', 85]]);
+  });
+
+  test('estimates come from the last measured run and the cheapest small run', () => {
+    const timings: RunTimings = new Map();
+    expect(estimate(timings, 'x', 10)).toEqual({ cost: 1500 + 20 * 10, startup: 1500 });
+    recordTiming(timings, 'x', 1, 800);
+    recordTiming(timings, 'x', 100, 10_800);
+    expect(estimate(timings, 'x', 50)).toEqual({ cost: 800 + 108 * 50, startup: 800 });
+  });
+});
