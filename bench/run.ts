@@ -5,9 +5,11 @@ import { oracleBench } from './oracle.bench.ts';
 import { schemaCompileBench } from './schemas.bench.ts';
 import { coreBench } from './core.bench.ts';
 import { fuzzBench } from './fuzz.bench.ts';
+import { gridBench } from './grid.bench.ts';
+import { fuzzThreadsBench } from './fuzz-threads.bench.ts';
 import { consoleOutput, sinkValue, type Bench } from './lib/measure.ts';
 
-const BENCHES: Bench[] = [schemaCompileBench, oracleBench, coreBench, fuzzBench];
+const BENCHES: Bench[] = [schemaCompileBench, oracleBench, coreBench, fuzzBench, fuzzThreadsBench, gridBench];
 
 const only = process.argv.slice(2);
 const selected = only.length === 0 ? BENCHES : BENCHES.filter((bench) => only.includes(bench.name));

@@ -1,0 +1,171 @@
+// The grid benchmark (issue: keep every core busy, start only what a selection needs): a configured
+// grid run as a user runs it — `vitest run --project core` in a child process — with its CPU split into
+// harness and adapter time, next to the goals:
+//   - utilisation: wall ≤ 1.15 × (total CPU ÷ cores) on a grid with at least as many runnable groups
+//     as cores; harness CPU < 10 % of the total;
+//   - a cold `-t` run of one row of one group ≤ 5 s, and the same rerun in watch mode ≤ 1.5 s;
+//   - loading the standalone validator cache against compiling the schemas.
+// Default grid: the reference adapter, every auth mode, both transports, the core rows duplicated ×4
+// under fresh ids (AHP_BENCH_GRID_CONFIG names another config; AHP_BENCH_ROOT runs another checkout's
+// vitest, to measure a "before"). Nothing is asserted: figures are printed next to their goals.
+
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+import { projectRoot } from '../harness/config/load-config.ts';
+import { clearValidatorMemo, loadValidators } from '../harness/protocol/load-validators.ts';
+import type { Bench, BenchOutput } from './lib/measure.ts';
+
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+interface ProcessSample {
+  cpuMs: number;
+  adapter: boolean;
+}
+
+/** Every live process's CPU so far, classified by its command line (adapter process or not). */
+function sampleProcesses(into: Map<number, ProcessSample>, isAdapter: (cmdline: string) => boolean): void {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+      const known = into.get(Number(entry));
+      if (known) known.cpuMs = Math.max(known.cpuMs, cpuMs);
+      else into.set(Number(entry), { cpuMs, adapter: isAdapter(readFileSync(`/proc/${entry}/cmdline`, 'latin1').replace(/\0/g, ' ')) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+interface TimedRun {
+  wallMs: number;
+  /** CPU of the command and everything it waited for (bash `times`). */
+  totalCpuMs: number;
+  /** CPU of adapter processes, sampled from /proc (short-lived ones may be undercounted a little). */
+  adapterCpuMs: number;
+  exitCode: number;
+}
+
+/** Runs `argv` under bash so `times` reports the CPU of the whole tree; samples adapter CPU meanwhile. */
+function timedRun(argv: string[], cwd: string, env: NodeJS.ProcessEnv, isAdapter: (cmdline: string) => boolean): Promise<TimedRun> {
+  const before = new Set<number>();
+  for (const entry of readdirSync('/proc')) if (/^\d+$/.test(entry)) before.add(Number(entry));
+  const samples = new Map<number, ProcessSample>();
+  const timer = setInterval(() => sampleProcesses(samples, isAdapter), 50);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    execFile('bash', ['-c', '"$@" > /dev/null 2>&1; code=$?; times; exit $code', 'bench', ...argv], { cwd, env, maxBuffer: 1 << 24 }, (error, stdout) => {
+      clearInterval(timer);
+      const wallMs = performance.now() - started;
+      const lines = stdout.trim().split('\n');
+      const children = lines.at(-1)?.match(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/);
+      const totalCpuMs = children ? (Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4])) * 1000 : Number.NaN;
+      const adapterCpuMs = [...samples].filter(([pid, sample]) => !before.has(pid) && sample.adapter).reduce((sum, [, sample]) => sum + sample.cpuMs, 0);
+      resolve({ wallMs, totalCpuMs, adapterCpuMs, exitCode: error && typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 0 });
+    });
+  });
+}
+
+/** The default grid: the reference adapter, all modes, both transports, the core rows ×4 under fresh ids. */
+function defaultGrid(work: string): string {
+  const source = JSON.parse(readFileSync(path.join(projectRoot(), 'fixtures', 'scenarios.json'), 'utf8')) as { scenarios: Array<Record<string, unknown>> };
+  const rename = (value: unknown, from: string, to: string): unknown => JSON.parse(JSON.stringify(value).split(JSON.stringify(from)).join(JSON.stringify(to)));
+  const scenarios = [1, 2, 3, 4].flatMap((copy) => source.scenarios.map((row) => rename(row, row.id as string, `${row.id as string}~${copy}`)));
+  const scenarioFile = path.join(work, 'grid-scenarios.json');
+  writeFileSync(scenarioFile, JSON.stringify({ version: 1, scenarios }));
+  const config = path.join(work, 'grid.config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      schemas: path.join(projectRoot(), 'schemas'),
+      scenarios: { core: scenarioFile },
+      adapters: [{ name: 'reference', cwd: path.join(projectRoot(), 'adapters', 'reference') }],
+      transports: ['http', 'stdio'],
+      auth: ['none', 'bearer', 'oauth', 'mtls', 'workload'],
+      parallelism: os.availableParallelism(),
+      reports: path.join(work, 'reports'),
+    }),
+  );
+  return config;
+}
+
+const isReferenceAdapter = (cmdline: string): boolean => /adapters\/reference\/(server|client|lifecycle-server|lifecycle-client)\.ts/.test(cmdline);
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const verdict = (ok: boolean): string => (ok ? 'meets the goal' : 'MISSES the goal');
+
+async function watchRerun(root: string, env: NodeJS.ProcessEnv, pattern: string): Promise<{ firstMs: number; rerunMs: number } | undefined> {
+  const script = `
+    import { createVitest } from 'vitest/node';
+    const vitest = await createVitest('test', { watch: true, project: ['core'], testNamePattern: ${JSON.stringify(pattern)}, reporters: [] });
+    let t = performance.now();
+    await vitest.start();
+    const firstMs = performance.now() - t;
+    t = performance.now();
+    await vitest.rerunTestSpecifications(await vitest.getRelevantTestSpecifications());
+    const rerunMs = performance.now() - t;
+    process.stdout.write(JSON.stringify({ firstMs, rerunMs }) + '\\n');
+    await vitest.close();
+    process.exit(0);`;
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env, maxBuffer: 1 << 24, timeout: 120_000 }, (_error, stdout) => {
+      const line = stdout.trim().split('\n').reverse().find((text) => text.startsWith('{"firstMs"'));
+      resolve(line ? (JSON.parse(line) as { firstMs: number; rerunMs: number }) : undefined);
+    });
+  });
+}
+
+export const gridBench: Bench = {
+  name: 'grid',
+  async run(out: BenchOutput) {
+    const root = process.env.AHP_BENCH_ROOT ?? projectRoot();
+    const cores = os.availableParallelism();
+    const work = mkdtempSync(path.join(os.tmpdir(), 'ahp-bench-grid-'));
+    try {
+      const config = process.env.AHP_BENCH_GRID_CONFIG ?? defaultGrid(work);
+      const env = { ...process.env, AHP_CONFIG: config };
+      const vitest = [process.execPath, path.join(root, 'node_modules', 'vitest', 'vitest.mjs')];
+      out.section(`Grid (${root === projectRoot() ? 'this checkout' : root}; ${cores} cores; config ${process.env.AHP_BENCH_GRID_CONFIG ?? 'reference adapter, 5 modes × http + stdio, core rows ×4'})`);
+
+      const grid = await timedRun([...vitest, 'run', '--project', 'core'], root, env, isReferenceAdapter);
+      const floor = grid.totalCpuMs / cores;
+      const harnessCpu = grid.totalCpuMs - grid.adapterCpuMs;
+      out.line(`  wall time                ${seconds(grid.wallMs)}${grid.exitCode === 0 ? '' : ` (the run failed: exit ${grid.exitCode})`}`);
+      out.line(`  CPU: total ${seconds(grid.totalCpuMs)} = adapters ${seconds(grid.adapterCpuMs)} + harness ${seconds(harnessCpu)}`);
+      out.line(`  utilisation              ${(grid.totalCpuMs / grid.wallMs).toFixed(2)} of ${cores} cores`);
+      out.line(`  wall ÷ (CPU ÷ cores)      ${(grid.wallMs / floor).toFixed(2)}   goal ≤ 1.15: ${verdict(grid.wallMs / floor <= 1.15)}`);
+      out.line(`  harness share of CPU     ${((harnessCpu / grid.totalCpuMs) * 100).toFixed(1)} %   goal < 10 %: ${verdict(harnessCpu / grid.totalCpuMs < 0.1)}`);
+
+      const one = '^reference→reference http/none permission\\.deny$';
+      const cold = await timedRun([...vitest, 'run', '--project', 'core', '-t', one], root, { ...env, AHP_CONFIG: path.join(root, 'adapters.config.ts') }, isReferenceAdapter);
+      out.line(`  cold -t of one row       ${seconds(cold.wallMs)}   goal ≤ 5 s: ${verdict(cold.wallMs <= 5000)}`);
+      const watch = await watchRerun(root, { ...env, AHP_CONFIG: path.join(root, 'adapters.config.ts') }, one);
+      if (watch) out.line(`  the same rerun in watch  ${seconds(watch.rerunMs)}   goal ≤ 1.5 s: ${verdict(watch.rerunMs <= 1500)} (first run ${seconds(watch.firstMs)})`);
+      else out.line('  watch-mode rerun: could not be measured (see vitest output by running it by hand)');
+
+      clearValidatorMemo();
+      const compileStart = performance.now();
+      loadValidators(path.join(projectRoot(), 'schemas'), { cacheDir: false });
+      const compileMs = performance.now() - compileStart;
+      loadValidators(path.join(projectRoot(), 'schemas'));
+      clearValidatorMemo();
+      const loadStart = performance.now();
+      const loaded = loadValidators(path.join(projectRoot(), 'schemas'));
+      const loadMs = performance.now() - loadStart;
+      out.line(`  validators: standalone cache load ${loadMs.toFixed(1)} ms (${loaded.origin}) vs compile ${compileMs.toFixed(0)} ms (×${(compileMs / loadMs).toFixed(0)})`);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+};
