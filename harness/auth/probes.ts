@@ -165,9 +165,12 @@ export interface ProbeTrust {
   tokenEndpoint?: string;
   pki?: {
     caFile: string;
+    server: { certFile: string; keyFile: string };
     client: { certFile: string; keyFile: string };
     unauthorisedClient: { certFile: string; keyFile: string };
     untrustedClient: { certFile: string; keyFile: string };
+    /** The client probes' hostile mtls endpoint (a certificate from the untrusted CA). */
+    untrustedServer: { certFile: string; keyFile: string };
   };
 }
 
@@ -179,9 +182,11 @@ export function probeTrustOf(trust: RunTrust): ProbeTrust {
       ? {
           pki: {
             caFile: trust.pki.caFile,
+            server: files(trust.pki.server),
             client: files(trust.pki.client),
             unauthorisedClient: files(trust.pki.unauthorisedClient),
             untrustedClient: files(trust.pki.untrustedClient),
+            untrustedServer: files(trust.pki.untrustedServer),
           },
         }
       : {}),

@@ -1,5 +1,6 @@
 // Credential hygiene, proven: the whole auth matrix runs as child vitest processes — `core` over http ×
-// {none, bearer, oauth, mtls, workload} and stdio × none, and the `auth` probes — against the reference
+// {none, bearer, oauth, mtls, workload} and stdio × none, and the `auth` probes (the server probes, and
+// the client probes with their hostile endpoints, issuers and second origins) — against the reference
 // adapter under observation (fixtures/weak-observed-reference: complete adapter logs captured, config
 // file modes recorded during the run) plus a deliberately failing client (fixtures/weak-client-wrong-
 // bearer: refused credentials, so rows fail with failure messages and kept logs). Each child has a
@@ -66,7 +67,12 @@ describe('credential hygiene of a whole auth matrix run', () => {
     mkdirSync(observeDir);
     secretsFiles.core = path.join(dirs.dir, 'secrets-core.json');
     secretsFiles.auth = path.join(dirs.dir, 'secrets-auth.json');
-    const env = (project: 'core' | 'auth') => ({ [SECRETS_FILE_ENV]: secretsFiles[project], AHP_HYGIENE_OBSERVE_DIR: observeDir });
+    // The auth child probes the observed reference adapter only — its server, and its client against the
+    // hostile endpoints of the client probes — so the wrong-credentials client is left out of its config.
+    const authConfig = path.join(dirs.dir, 'config-auth.json');
+    const shared = JSON.parse(readFileSync(dirs.configFile, 'utf8')) as Record<string, unknown>;
+    writePrivateJson(authConfig, { ...shared, pairings: [{ server: 'reference', client: 'reference' }] });
+    const env = (project: 'core' | 'auth') => ({ [SECRETS_FILE_ENV]: secretsFiles[project], AHP_HYGIENE_OBSERVE_DIR: observeDir, ...(project === 'auth' ? { AHP_CONFIG: authConfig } : {}) });
     [core, auth] = await Promise.all([
       runVitestChild(dirs, 'core', CHILD_TIMEOUT_MS, { env: env('core'), reporters: [MATRIX_REPORTER] }),
       runVitestChild(dirs, 'auth', CHILD_TIMEOUT_MS, { env: env('auth'), reporters: [MATRIX_REPORTER] }),

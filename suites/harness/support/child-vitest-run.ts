@@ -102,6 +102,8 @@ export interface ChildRunOptions {
   env?: Record<string, string>;
   /** Reporters besides vitest's JSON reporter (a CLI `--reporter` replaces the config's list). */
   reporters?: string[];
+  /** vitest file filters (e.g. `suites/auth/probes.test.ts`): only the project's files that match run. */
+  files?: string[];
 }
 
 /** A child vitest in flight: the execa subprocess and where its output and temp dirs go. */
@@ -129,7 +131,7 @@ export function startVitestChild(dirs: ChildRunDirs, project: string, timeoutMs:
   }
   Object.assign(env, { AHP_CONFIG: dirs.configFile, AHP_SELFTEST_PID_DIR: dirs.pidDir, TMPDIR: tmpDir }, options.env ?? {});
   const reporters = ['--reporter=json', ...(options.reporters ?? []).map((reporter) => `--reporter=${reporter}`)];
-  const subprocess = execa(process.execPath, [VITEST_CLI, 'run', '--project', project, ...reporters, `--outputFile=${outputFile}`], {
+  const subprocess = execa(process.execPath, [VITEST_CLI, 'run', '--project', project, ...reporters, `--outputFile=${outputFile}`, ...(options.files ?? [])], {
     cwd: PROJECT_ROOT,
     env,
     extendEnv: false,
