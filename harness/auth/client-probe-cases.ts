@@ -16,9 +16,8 @@ import type { LoadedAdapter } from '../adapters/types.ts';
 import type { AuthMode } from '../config/define-config.ts';
 import type { ResolvedConfig } from '../config/load-config.ts';
 import { isJsonObject, type JsonObject } from '../protocol/json.ts';
-import { unsupportedReason } from '../runs/plan.ts';
 import type { Scenario, ScenarioFile } from '../scenarios/types.ts';
-import { probeScenario } from './probes.ts';
+import { probedAdapterModes, probeScenario } from './probes.ts';
 
 /** The modes in which a client holds a credential worth probing (`none` has none). */
 export const CREDENTIALED_MODES = ['bearer', 'oauth', 'mtls', 'workload'] as const satisfies readonly AuthMode[];
@@ -69,28 +68,11 @@ export function clientProbeLabel(target: Pick<ClientProbeTarget, 'client' | 'mod
   return `${target.client.name} ${target.mode}/${probe.name}`;
 }
 
-/**
- * Every configured client adapter (the clients of `pairings`, or every adapter) × every configured
- * credentialed mode, in config order. A mode the adapter's adapter.json `auth` list leaves out is
- * skipped as `unsupported`; without the http transport every target is `inapplicable`.
- */
+/** Every configured client adapter × every configured credentialed mode (see probedAdapterModes). */
 export function planClientProbes(config: ResolvedConfig, adapters: Map<string, LoadedAdapter>): ClientProbeTarget[] {
-  const names = config.pairings ? [...new Set(config.pairings.map((pairing) => pairing.client))] : [...adapters.keys()];
-  const targets: ClientProbeTarget[] = [];
-  for (const name of names) {
-    const client = adapters.get(name);
-    if (!client) throw new Error(`client probes: client adapter "${name}" is not loaded`);
-    for (const mode of config.auth) {
-      if (!isCredentialedMode(mode)) continue;
-      const target: ClientProbeTarget = { client, mode };
-      const skip = !config.transports.includes('http')
-        ? 'inapplicable: the client probes need the http transport, which is not configured'
-        : unsupportedReason(client, client, mode);
-      if (skip) target.skip = skip;
-      targets.push(target);
-    }
-  }
-  return targets;
+  return probedAdapterModes(config, adapters, 'client', 'client probes').flatMap(({ adapter, mode, skip }) =>
+    isCredentialedMode(mode) ? [{ client: adapter, mode, ...(skip ? { skip } : {}) }] : [],
+  );
 }
 
 /**

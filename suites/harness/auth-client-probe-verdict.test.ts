@@ -3,11 +3,15 @@
 // credential sent where a challenge pointed, a certificate offered to the second origin, a handshake
 // with the untrusted endpoint, a row reported passed or `{rejected:true}`, an exit code the report
 // contradicts, a client that never reached the trap, a missing or malformed report — is caught with
-// its label, naming the client.
+// its label, naming the client. Also the cases and the plan: which (client, mode) targets a config
+// defines, and which rows a probe run carries.
 
 import { describe, expect, test } from 'vitest';
 
-import { clientProbeCases, type ClientProbeCase } from '../../harness/auth/client-probe-cases.ts';
+import type { LoadedAdapter } from '../../harness/adapters/types.ts';
+import { clientProbeCases, clientProbeScenarios, planClientProbes, probeCapabilities, type ClientProbeCase } from '../../harness/auth/client-probe-cases.ts';
+import { AUTH_MODES, type AuthMode } from '../../harness/config/define-config.ts';
+import type { ResolvedConfig } from '../../harness/config/load-config.ts';
 import { judgeClientProbe, type ClientProbeEvidence } from '../../harness/auth/client-probe-verdict.ts';
 import type { ListenerRecord, RecordedRequest } from '../../harness/auth/hostile-listener.ts';
 import type { Scenario } from '../../harness/scenarios/types.ts';
@@ -184,5 +188,67 @@ describe('each wrong piece of evidence is caught', () => {
       '[report/language] client fault: client "careful": report.language is "python", expected "typescript" (the client adapter.json language)',
       `[report/missing] client fault: client "careful": no row for 1 selected scenario(s): ${NEGATIVE.id}`,
     ]);
+  });
+});
+
+describe('cases and plan', () => {
+  const adapter = (name: string, auth?: AuthMode[]): LoadedAdapter => ({
+    name,
+    cwd: `/sdk/${name}`,
+    adapterFile: `/sdk/${name}/interop/adapter.json`,
+    manifest: { language: name, server: ['server'], client: ['client'], ...(auth ? { auth } : {}) },
+  });
+  const config = (overrides: Partial<ResolvedConfig> = {}): ResolvedConfig => ({
+    file: '/cfg/adapters.config.ts',
+    dir: '/cfg',
+    schemas: '/cfg/schemas',
+    scenarios: { core: '/cfg/scenarios.json' },
+    adapters: [],
+    transports: ['http', 'stdio'],
+    auth: [...AUTH_MODES],
+    pairings: null,
+    watchdogs: { startupMs: 1000, runMs: 1000 },
+    parallelism: 2,
+    reports: '/cfg/reports',
+    baseline: null,
+    blind: false,
+    ...overrides,
+  });
+  const all = (list: LoadedAdapter[]) => new Map(list.map((entry) => [entry.name, entry]));
+
+  test('the cases of each mode; none for none', () => {
+    const names = Object.fromEntries(AUTH_MODES.map((mode) => [mode, clientProbeCases(mode).map((testCase) => testCase.name)]));
+    const redirects = ['discovery-redirect-307', 'discovery-redirect-308', 'intercept-redirect-307', 'intercept-redirect-308'];
+    expect(names).toEqual({
+      none: [],
+      bearer: [...redirects, 'challenge-401'],
+      oauth: [...redirects, 'token-redirect-307', 'token-redirect-308', 'challenge-401'],
+      mtls: [...redirects, 'untrusted-server-certificate', 'challenge-401'],
+      workload: [...redirects, 'challenge-401'],
+    });
+  });
+
+  test('the clients of the pairings × the credentialed modes; unsupported and inapplicable targets carry their reason', () => {
+    const adapters = all([adapter('server-only'), adapter('careful', ['none', 'bearer', 'oauth'])]);
+    const targets = planClientProbes(config({ pairings: [{ server: 'server-only', client: 'careful' }] }), adapters);
+    expect(targets.map((target) => [target.client.name, target.mode, target.skip])).toEqual([
+      ['careful', 'bearer', undefined],
+      ['careful', 'oauth', undefined],
+      ['careful', 'mtls', 'unsupported: adapter "careful" does not implement auth mode "mtls" (interop/adapter.json auth)'],
+      ['careful', 'workload', 'unsupported: adapter "careful" does not implement auth mode "workload" (interop/adapter.json auth)'],
+    ]);
+    const stdioOnly = planClientProbes(config({ transports: ['stdio'], auth: ['bearer'] }), all([adapter('a')]));
+    expect(stdioOnly.map((target) => target.skip)).toEqual(['inapplicable: the client probes need the http transport, which is not configured']);
+    expect(() => planClientProbes(config({ pairings: [{ server: 'a', client: 'ghost' }] }), all([adapter('a')]))).toThrow('client probes: client adapter "ghost" is not loaded');
+  });
+
+  test('a probe run carries the positive row and the first plain negative row; discovery offers the positive row\'s capabilities', () => {
+    const withHost: Scenario = { ...NEGATIVE, id: 'probe.host', request: toolBeforeRequest('probe.host', { effects: ['allow'] }), hostExpected: { decision: 'deny' } };
+    const file = { version: 1 as const, scenarios: [withHost, POSITIVE, NEGATIVE] };
+    expect(clientProbeScenarios(file, 'scenarios.json').map((scenario) => scenario.id)).toEqual([POSITIVE.id, NEGATIVE.id]);
+    expect(clientProbeScenarios({ version: 1, scenarios: [POSITIVE] }, 'scenarios.json')).toEqual([POSITIVE]);
+    expect(probeCapabilities(POSITIVE, 'scenarios.json')).toEqual({ effects: ['allow'] });
+    const bare: Scenario = { ...POSITIVE, request: { ...POSITIVE.request, params: { ...POSITIVE.request.params, capabilities: undefined } } as unknown as Scenario['request'] };
+    expect(() => probeCapabilities(bare, 'scenarios.json')).toThrow('scenarios.json: scenarios[id=probe.positive].request.params.capabilities: expected');
   });
 });

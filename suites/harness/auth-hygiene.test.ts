@@ -19,6 +19,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { writePrivateJson } from '../../harness/adapters/private-json.ts';
+import { CLIENT_PROBE_TEST, clientProbeCases } from '../../harness/auth/client-probe-cases.ts';
 import { STATIC_SECRETS } from '../../harness/auth/constants.ts';
 import { describeHits, scanFiles, scanText, secretKind } from '../../harness/auth/probes-secret-scan.ts';
 import { SECRETS_FILE_ENV } from '../../harness/auth/run-trust.ts';
@@ -108,6 +109,9 @@ describe('credential hygiene of a whole auth matrix run', () => {
     expect(existsSync(path.join(dirs.reportsDir, 'core-matrix.md'))).toBe(true);
     expect(readdirSync(path.join(dirs.reportsDir, 'logs')).length, 'kept logs of the failing runs').toBeGreaterThanOrEqual(3);
 
+    // The client probes ran too: every case of every mode for the observed reference client.
+    const clientProbes = auth.rows.filter((row) => row.title === CLIENT_PROBE_TEST);
+    expect(clientProbes.length).toBe(AUTH_MODES.flatMap((mode) => clientProbeCases(mode)).length);
     const failedProbes = auth.rows.filter((row) => row.status !== 'passed');
     expect(failedProbes.map((row) => `${row.fullName}: ${row.failureMessages.join('\n')}`)).toEqual([]);
     expect(auth.exitCode, childOutput(auth)).toBe(0);
