@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import type { AuthMode } from '../config/define-config.ts';
 import { AUDIENCE, FIXTURE_CLOCK, ISSUER, OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, SIGNING_KEYS, STATIC_BEARER, type TokenPurpose } from './constants.ts';
 import { mintToken } from './jwt.ts';
-import type { TestPki } from './pki.ts';
+import type { CertificateFiles, TestPki } from './pki.ts';
 
 export interface NoneAuth {
   mode: 'none';
@@ -53,7 +53,7 @@ export type ClientAuthSettings = NoneAuth | BearerAuth | OAuthClientAuth | Workl
 
 /** What the builders need beyond the constants: the run's PKI (mtls) and its issuer (oauth client). */
 export interface AuthMaterial {
-  pki?: Pick<TestPki, 'caFile' | 'server' | 'client'>;
+  pki?: { caFile: string; server: CertificateFiles; client: CertificateFiles };
   /** The local OAuth issuer's token endpoint (see oauth-issuer.ts). */
   tokenEndpoint?: string;
 }

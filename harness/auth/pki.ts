@@ -2,7 +2,9 @@
 // WebCrypto ECDSA P-256 (no hand-rolled ASN.1), never committed. One trusted CA issues a server
 // certificate for 127.0.0.1/localhost and two client certificates (the authorised test principal and
 // an authenticated but unauthorised one); an untrusted CA issues a client certificate whose subject is
-// the authorised principal's, so only the chain tells them apart. Validity is wall-clock based (TLS
+// the authorised principal's, so only the chain tells them apart, and a server certificate for the
+// same names as the trusted one (the client-side probes' hostile endpoint: only a client that checks
+// the chain refuses it). Validity is wall-clock based (TLS
 // stacks check it against the real time): one hour back, one day forward.
 //
 // Files are PEM in a fresh 0700 temp dir; private keys are 0600. `testPki()` caches the PKI per
@@ -50,6 +52,8 @@ export interface TestPki {
   untrustedCaFile: string;
   /** A client certificate with the authorised principal's CN, issued by the untrusted CA. */
   untrustedClient: ClientCertificateFiles;
+  /** A server identity for 127.0.0.1 and localhost, like `server`, issued by the untrusted CA. */
+  untrustedServer: CertificateFiles;
   /** PEM text of every private key above, for the credential-hygiene scan. */
   privateKeysPem(): string[];
 }
@@ -144,11 +148,12 @@ async function privateKeyPem(keys: CryptoKeyPair): Promise<string> {
 export async function createTestPki(parentDir: string = tmpdir()): Promise<TestPki> {
   const ca = await createCa('AHP interop TEST-ONLY CA');
   const untrustedCa = await createCa('AHP interop TEST-ONLY untrusted CA');
-  const [server, client, unauthorised, untrusted] = await Promise.all([
+  const [server, client, unauthorised, untrusted, untrustedServer] = await Promise.all([
     issue(ca, 'localhost', 'server'),
     issue(ca, CLIENT_PRINCIPAL, 'client'),
     issue(ca, UNAUTHORISED_CLIENT_PRINCIPAL, 'client'),
     issue(untrustedCa, CLIENT_PRINCIPAL, 'client'),
+    issue(untrustedCa, 'localhost', 'server'),
   ]);
 
   const dir = mkdtempSync(path.join(parentDir, 'ahp-interop-pki-'));
@@ -179,6 +184,7 @@ export async function createTestPki(parentDir: string = tmpdir()): Promise<TestP
     unauthorisedClient: { ...(await pair('unauthorised-client', unauthorised)), principal: UNAUTHORISED_CLIENT_PRINCIPAL },
     untrustedCaFile: writeCert('untrusted-ca.crt.pem', untrustedCa.cert),
     untrustedClient: { ...(await pair('untrusted-client', untrusted)), principal: CLIENT_PRINCIPAL },
+    untrustedServer: await pair('untrusted-server', untrustedServer),
     privateKeysPem: () => keyFiles.map((file) => readFileSync(file, 'utf8').trim()),
   };
   // The CA keys are never written: nothing but this function can issue under them.

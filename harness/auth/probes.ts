@@ -128,27 +128,42 @@ export interface ProbeTarget {
   skip?: string;
 }
 
+/** One configured adapter in one configured auth mode, for a probe family; `skip` when it never runs. */
+export interface ProbedAdapterMode {
+  adapter: LoadedAdapter;
+  mode: AuthMode;
+  /** The skip reason (`unsupported: …`, `inapplicable: …`). */
+  skip?: string;
+}
+
 /**
- * Every configured server adapter (the servers of `pairings`, or every adapter) × every configured
- * auth mode, in config order. A mode the adapter's adapter.json `auth` list leaves out is skipped as
- * `unsupported`; without the http transport every target is `inapplicable` (the probes are HTTP).
+ * Every configured adapter in one role (the servers or the clients of `pairings`, or every adapter) ×
+ * every configured auth mode, in config order. A mode the adapter's adapter.json `auth` list leaves out
+ * is skipped as `unsupported`; without the http transport every entry is `inapplicable` (the probes
+ * are HTTP). `family` names the probes in messages.
  */
-export function planAuthProbes(config: ResolvedConfig, adapters: Map<string, LoadedAdapter>): ProbeTarget[] {
-  const names = config.pairings ? [...new Set(config.pairings.map((pairing) => pairing.server))] : [...adapters.keys()];
-  const targets: ProbeTarget[] = [];
+export function probedAdapterModes(config: ResolvedConfig, adapters: Map<string, LoadedAdapter>, role: 'server' | 'client', family: string): ProbedAdapterMode[] {
+  const names = config.pairings ? [...new Set(config.pairings.map((pairing) => pairing[role]))] : [...adapters.keys()];
+  const entries: ProbedAdapterMode[] = [];
   for (const name of names) {
-    const server = adapters.get(name);
-    if (!server) throw new Error(`auth probes: server adapter "${name}" is not loaded`);
+    const adapter = adapters.get(name);
+    if (!adapter) throw new Error(`${family}: ${role} adapter "${name}" is not loaded`);
     for (const mode of config.auth) {
-      const target: ProbeTarget = { server, mode, key: httpServerKey(name, mode) };
-      const skip = !config.transports.includes('http')
-        ? 'inapplicable: the auth probes need the http transport, which is not configured'
-        : unsupportedReason(server, server, mode);
-      if (skip) target.skip = skip;
-      targets.push(target);
+      const skip = !config.transports.includes('http') ? `inapplicable: the ${family} need the http transport, which is not configured` : unsupportedReason(adapter, adapter, mode);
+      entries.push({ adapter, mode, ...(skip ? { skip } : {}) });
     }
   }
-  return targets;
+  return entries;
+}
+
+/** Every configured server adapter × every configured auth mode (see probedAdapterModes). */
+export function planAuthProbes(config: ResolvedConfig, adapters: Map<string, LoadedAdapter>): ProbeTarget[] {
+  return probedAdapterModes(config, adapters, 'server', 'auth probes').map(({ adapter, mode, skip }) => ({
+    server: adapter,
+    mode,
+    key: httpServerKey(adapter.name, mode),
+    ...(skip ? { skip } : {}),
+  }));
 }
 
 /** The scenario every intercept probe carries: the file's first positive row without a barrier. */
@@ -165,9 +180,12 @@ export interface ProbeTrust {
   tokenEndpoint?: string;
   pki?: {
     caFile: string;
+    server: { certFile: string; keyFile: string };
     client: { certFile: string; keyFile: string };
     unauthorisedClient: { certFile: string; keyFile: string };
     untrustedClient: { certFile: string; keyFile: string };
+    /** The client probes' hostile mtls endpoint (a certificate from the untrusted CA). */
+    untrustedServer: { certFile: string; keyFile: string };
   };
 }
 
@@ -179,9 +197,11 @@ export function probeTrustOf(trust: RunTrust): ProbeTrust {
       ? {
           pki: {
             caFile: trust.pki.caFile,
+            server: files(trust.pki.server),
             client: files(trust.pki.client),
             unauthorisedClient: files(trust.pki.unauthorisedClient),
             untrustedClient: files(trust.pki.untrustedClient),
+            untrustedServer: files(trust.pki.untrustedServer),
           },
         }
       : {}),

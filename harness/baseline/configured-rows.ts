@@ -1,3 +1,4 @@
+import { CLIENT_PROBE_TEST, clientProbeCases, clientProbeLabel, planClientProbes } from '../auth/client-probe-cases.ts';
 import { planAuthProbes, PROBE_ENDPOINTS, probeCases } from '../auth/probes.ts';
 import { loadCatalogueScenarioFile } from '../catalogue/load-catalogue-scenarios.ts';
 import type { ResolvedConfig } from '../config/load-config.ts';
@@ -21,6 +22,9 @@ export async function configuredRows(config: ResolvedConfig): Promise<BaselineRo
       for (const probe of probeCases(target.mode)) {
         for (const endpoint of PROBE_ENDPOINTS) rows.push({ project: 'auth', group: `${target.server.name} ${target.mode}/${probe.name}`, id: endpoint });
       }
+    }
+    for (const target of planClientProbes(config, adapters)) {
+      for (const probe of clientProbeCases(target.mode)) rows.push({ project: 'auth', group: clientProbeLabel(target, probe), id: CLIENT_PROBE_TEST });
     }
   }
   if (config.scenarios.lifecycle) {

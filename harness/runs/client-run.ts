@@ -312,7 +312,7 @@ function proxyEvidence(exchanges: ProxyExchange[]): { responses: unknown[]; sent
 }
 
 /** Reads a JSON file; reports "missing" / "invalid-json" through `onFail` and returns undefined. */
-function readJsonFile(file: string, onFail: (kind: string, message: string) => void, what: string): unknown {
+export function readJsonFile(file: string, onFail: (kind: string, message: string) => void, what: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

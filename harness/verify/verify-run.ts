@@ -38,7 +38,8 @@ export interface RunVerification {
   note?: string;
 }
 
-interface ReportRow {
+/** A report row that passed the shape checks of `readReport`. */
+export interface ReportRow {
   id: string;
   status: AdapterStatus;
   actual: unknown;
@@ -141,7 +142,12 @@ function judgeRow(scenario: Scenario, row: ReportRow): string | undefined {
   return `was expected to reject the response ({"rejected":true}) but reported ${JSON.stringify(row.actual)}`;
 }
 
-function readReport(report: unknown, scenarios: Scenario[], clientLanguage: string, integrity: string[]): Map<string, ReportRow> {
+/**
+ * The rows of a client report by scenario id. Every shape fault (not an object, the wrong language,
+ * a row that is malformed, unknown, duplicated or missing) is added to `integrity` as a
+ * `[report/kind] (client) ...` line; the rows that passed the checks are returned.
+ */
+export function readReport(report: unknown, scenarios: Scenario[], clientLanguage: string, integrity: string[]): Map<string, ReportRow> {
   const rows = new Map<string, ReportRow>();
   if (report === undefined) return rows; // the run failure already says why
   if (!isJsonObject(report)) {

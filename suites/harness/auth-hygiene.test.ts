@@ -1,5 +1,6 @@
 // Credential hygiene, proven: the whole auth matrix runs as child vitest processes — `core` over http ×
-// {none, bearer, oauth, mtls, workload} and stdio × none, and the `auth` probes — against the reference
+// {none, bearer, oauth, mtls, workload} and stdio × none, and the `auth` probes (the server probes, and
+// the client probes with their hostile endpoints, issuers and second origins) — against the reference
 // adapter under observation (fixtures/weak-observed-reference: complete adapter logs captured, config
 // file modes recorded during the run) plus a deliberately failing client (fixtures/weak-client-wrong-
 // bearer: refused credentials, so rows fail with failure messages and kept logs). Each child has a
@@ -18,6 +19,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { writePrivateJson } from '../../harness/adapters/private-json.ts';
+import { CLIENT_PROBE_TEST, clientProbeCases } from '../../harness/auth/client-probe-cases.ts';
 import { STATIC_SECRETS } from '../../harness/auth/constants.ts';
 import { describeHits, scanFiles, scanText, secretKind } from '../../harness/auth/probes-secret-scan.ts';
 import { SECRETS_FILE_ENV } from '../../harness/auth/run-trust.ts';
@@ -66,7 +68,12 @@ describe('credential hygiene of a whole auth matrix run', () => {
     mkdirSync(observeDir);
     secretsFiles.core = path.join(dirs.dir, 'secrets-core.json');
     secretsFiles.auth = path.join(dirs.dir, 'secrets-auth.json');
-    const env = (project: 'core' | 'auth') => ({ [SECRETS_FILE_ENV]: secretsFiles[project], AHP_HYGIENE_OBSERVE_DIR: observeDir });
+    // The auth child probes the observed reference adapter only — its server, and its client against the
+    // hostile endpoints of the client probes — so the wrong-credentials client is left out of its config.
+    const authConfig = path.join(dirs.dir, 'config-auth.json');
+    const shared = JSON.parse(readFileSync(dirs.configFile, 'utf8')) as Record<string, unknown>;
+    writePrivateJson(authConfig, { ...shared, pairings: [{ server: 'reference', client: 'reference' }] });
+    const env = (project: 'core' | 'auth') => ({ [SECRETS_FILE_ENV]: secretsFiles[project], AHP_HYGIENE_OBSERVE_DIR: observeDir, ...(project === 'auth' ? { AHP_CONFIG: authConfig } : {}) });
     [core, auth] = await Promise.all([
       runVitestChild(dirs, 'core', CHILD_TIMEOUT_MS, { env: env('core'), reporters: [MATRIX_REPORTER] }),
       runVitestChild(dirs, 'auth', CHILD_TIMEOUT_MS, { env: env('auth'), reporters: [MATRIX_REPORTER] }),
@@ -102,6 +109,9 @@ describe('credential hygiene of a whole auth matrix run', () => {
     expect(existsSync(path.join(dirs.reportsDir, 'core-matrix.md'))).toBe(true);
     expect(readdirSync(path.join(dirs.reportsDir, 'logs')).length, 'kept logs of the failing runs').toBeGreaterThanOrEqual(3);
 
+    // The client probes ran too: every case of every mode for the observed reference client.
+    const clientProbes = auth.rows.filter((row) => row.title === CLIENT_PROBE_TEST);
+    expect(clientProbes.length).toBe(AUTH_MODES.flatMap((mode) => clientProbeCases(mode)).length);
     const failedProbes = auth.rows.filter((row) => row.status !== 'passed');
     expect(failedProbes.map((row) => `${row.fullName}: ${row.failureMessages.join('\n')}`)).toEqual([]);
     expect(auth.exitCode, childOutput(auth)).toBe(0);

@@ -205,15 +205,15 @@ describe('test PKI', () => {
   test('writes PEM files, private keys owner-only, and is cached per process', async () => {
     expect(await testPki()).toBe(pki);
     expect(statSync(pki.dir).mode & 0o777).toBe(0o700);
-    const keys = [pki.server.keyFile, pki.client.keyFile, pki.unauthorisedClient.keyFile, pki.untrustedClient.keyFile];
+    const keys = [pki.server.keyFile, pki.client.keyFile, pki.unauthorisedClient.keyFile, pki.untrustedClient.keyFile, pki.untrustedServer.keyFile];
     for (const file of keys) {
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(readFileSync(file, 'utf8')).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
     }
-    for (const file of [pki.caFile, pki.untrustedCaFile, pki.server.certFile, pki.client.certFile]) {
+    for (const file of [pki.caFile, pki.untrustedCaFile, pki.server.certFile, pki.client.certFile, pki.untrustedServer.certFile]) {
       expect(readFileSync(file, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
     }
-    expect(pki.privateKeysPem()).toHaveLength(4);
+    expect(pki.privateKeysPem()).toHaveLength(5);
   });
 
   test('the server certificate is for 127.0.0.1 and localhost and chains to the CA', () => {
@@ -245,6 +245,15 @@ describe('test PKI', () => {
     expect(untrusted.verify(ca.publicKey)).toBe(false);
     expect(untrusted.checkIssued(ca)).toBe(false);
     expect(untrusted.verify(cert(pki.untrustedCaFile).publicKey)).toBe(true);
+  });
+
+  test('the untrusted server certificate names what the trusted one names, under the untrusted CA', () => {
+    const untrusted = cert(pki.untrustedServer.certFile);
+    expect(untrusted.subjectAltName).toBe(cert(pki.server.certFile).subjectAltName);
+    expect(untrusted.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    expect(untrusted.verify(cert(pki.caFile).publicKey)).toBe(false);
+    expect(untrusted.verify(cert(pki.untrustedCaFile).publicKey)).toBe(true);
+    expect(untrusted.checkPrivateKey(createPrivateKey(readFileSync(pki.untrustedServer.keyFile)))).toBe(true);
   });
 });
 

@@ -48,7 +48,8 @@ beforeAll(async () => {
     watchdogs: { startupMs: 20_000, runMs: 20_000 },
     parallelism: 8,
   });
-  run = await runVitestChild(dirs, 'auth', CHILD_TIMEOUT_MS);
+  // The server probes only: the client probes (suites/auth/client-probes.test.ts) have their own self-test.
+  run = await runVitestChild(dirs, 'auth', CHILD_TIMEOUT_MS, { files: ['suites/auth/probes.test.ts'] });
 }, CHILD_TIMEOUT_MS + 10_000);
 
 afterAll(() => {

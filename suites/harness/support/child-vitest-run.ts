@@ -125,6 +125,8 @@ export interface ChildRunOptions {
    * group can only ever hit the child, never the vitest that runs the self-test.
    */
   ownProcessGroup?: boolean;
+  /** vitest file filters (e.g. `suites/auth/probes.test.ts`): only the project's files that match run. */
+  files?: string[];
 }
 
 /** A child vitest in flight: the execa subprocess and where its output and temp dirs go. */
@@ -152,7 +154,7 @@ export function startVitestChild(dirs: ChildRunDirs, project: string, timeoutMs:
   }
   Object.assign(env, { AHP_CONFIG: dirs.configFile, AHP_SELFTEST_PID_DIR: dirs.pidDir, TMPDIR: tmpDir }, options.env ?? {});
   const reporters = ['--reporter=json', ...(options.reporters ?? []).map((reporter) => `--reporter=${reporter}`)];
-  const subprocess = execa(process.execPath, [VITEST_CLI, 'run', '--project', project, ...reporters, `--outputFile=${outputFile}`, ...(options.args ?? [])], {
+  const subprocess = execa(process.execPath, [VITEST_CLI, 'run', '--project', project, ...reporters, `--outputFile=${outputFile}`, ...(options.files ?? []), ...(options.args ?? [])], {
     cwd: PROJECT_ROOT,
     env,
     extendEnv: false,
