@@ -1,7 +1,9 @@
 // The reference adapter's lifecycle server (receiver): replays a lifecycle scenario file's scripted
 // responses with held, released intercepts, records receiver-origin receipts, accepts hooks/observe
 // notifications and raw content uploads, and answers the lifecycle control endpoints (README.md,
-// LIFECYCLE-RULES §3).
+// LIFECYCLE-RULES §3). With `suite: "catalogue"` it is the catalogue receiver instead: discovery,
+// observations judged by one source-local lineage tracker, the same listeners and readiness
+// (lib/catalogue/serve-catalogue.ts, CATALOGUE-RULES §4).
 //
 //   node --import tsx lifecycle-server.ts --config /abs/server-config.json
 //
@@ -9,8 +11,8 @@
 // control (plain HTTP, unauthenticated), upload (plain HTTP, the independent `uploadAuth.token`).
 // The readiness file {endpoint, controlEndpoint, uploadEndpoint, pid} is written atomically once all
 // of them listen. Exit codes: 0 after /shutdown, SIGTERM/SIGINT or (stdio) end of stdin; 1 on an
-// unexpected failure or an invalid observation line over stdio; 2 on a bad config (including an
-// unknown or unimplemented `suite` and a bad `auth`) or scenario file; 3 when the auth mode does not
+// unexpected failure or (lifecycle) an invalid observation line over stdio; 2 on a bad config
+// (including an unknown `suite` and a bad `auth`) or scenario file; 3 when the auth mode does not
 // apply to the transport (stdio with any mode but none).
 
 import type { Server } from 'node:http';
@@ -30,6 +32,7 @@ import { LifecycleReceiver } from './lib/lifecycle/receiver.ts';
 import { ScriptedResponses } from './lib/lifecycle/scripted-responses.ts';
 import { serveLifecycleStdio, type StdioLines } from './lib/lifecycle/stdio-binding.ts';
 import { createUploadReceiver, UPLOAD_PATH } from './lib/lifecycle/upload-receiver.ts';
+import { serveCatalogue } from './lib/catalogue/serve-catalogue.ts';
 import { loadLifecycleScenarioFileSync } from '../../harness/lifecycle/load-lifecycle-scenarios.ts';
 import type { LifecycleScenario } from '../../harness/lifecycle/scenario-types.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
@@ -44,6 +47,7 @@ keepStdoutForProtocol();
 async function main(): Promise<void> {
   const config = loadConfigOrExit(log, loadLifecycleServerConfig);
   const auth = serverAuthOrExit(log, config.transport, config.auth);
+  if (config.suite === 'catalogue') return serveCatalogue(config, auth, WAIT_WATCHDOG_MS, log);
   let rows: LifecycleScenario[];
   try {
     rows = loadLifecycleScenarioFileSync(config.scenarioFile).scenarios;
