@@ -17,11 +17,10 @@
 
 import type { Server } from 'node:http';
 
-import { writeJsonAtomic } from './lib/atomic-write.ts';
 import { Barriers } from './lib/barriers.ts';
 import { createLog, errorText, keepStdoutForProtocol } from './lib/log.ts';
 import { DEFAULT_SCHEMA_DIR } from './lib/paths.ts';
-import { exitWith, listen, loadConfigOrExit, serverAuthOrExit, serverShutdown } from './lib/process-main.ts';
+import { exitWith, loadConfigOrExit, serverAuthOrExit, serverShutdown } from './lib/process-main.ts';
 import { newAuthStats } from './lib/request-auth.ts';
 import { loadLifecycleServerConfig } from './lib/lifecycle/config.ts';
 import { ContentStore, scopeOfCredential } from './lib/lifecycle/content-store.ts';
@@ -31,7 +30,8 @@ import { ReceiptLog } from './lib/lifecycle/receipt-log.ts';
 import { LifecycleReceiver } from './lib/lifecycle/receiver.ts';
 import { ScriptedResponses } from './lib/lifecycle/scripted-responses.ts';
 import { serveLifecycleStdio, type StdioLines } from './lib/lifecycle/stdio-binding.ts';
-import { createUploadReceiver, UPLOAD_PATH } from './lib/lifecycle/upload-receiver.ts';
+import { listenAndAnnounce } from './lib/lifecycle/receiver-listeners.ts';
+import { createUploadReceiver } from './lib/lifecycle/upload-receiver.ts';
 import { serveCatalogue } from './lib/catalogue/serve-catalogue.ts';
 import { loadLifecycleScenarioFileSync } from '../../harness/lifecycle/load-lifecycle-scenarios.ts';
 import type { LifecycleScenario } from '../../harness/lifecycle/scenario-types.ts';
@@ -100,20 +100,9 @@ async function main(): Promise<void> {
     log,
     shutdown: () => shutdown(0, 'POST /shutdown'),
   });
-  servers.push(control);
   const upload = createUploadReceiver({ content, receipts, token: config.uploadAuth.token, log });
-  servers.push(upload);
-
-  const controlEndpoint = await listen(control);
-  const uploadEndpoint = `${await listen(upload)}${UPLOAD_PATH}`;
-  let endpoint: string | null = null;
-  if (config.transport === 'http') {
-    const events = createLifecycleEventServer(receiver, auth, newAuthStats(), log);
-    servers.push(events.server);
-    endpoint = await listen(events.server, events.scheme);
-  }
-
-  await writeJsonAtomic(config.readinessFile, { endpoint, controlEndpoint, uploadEndpoint, pid: process.pid });
+  const events = config.transport === 'http' ? () => createLifecycleEventServer(receiver, auth, newAuthStats(), log) : undefined;
+  await listenAndAnnounce({ control, upload, events }, servers, config.readinessFile);
   log.info(`ready over ${config.transport} ${Math.round(performance.now())} ms after process start (${rows.length} rows)`);
 }
 

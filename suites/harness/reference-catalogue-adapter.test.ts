@@ -22,7 +22,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { writePrivateJson } from '../../harness/adapters/private-json.ts';
-import { createRunTrust, type RunTrust } from '../../harness/auth/run-trust.ts';
+import type { RunTrust } from '../../harness/auth/run-trust.ts';
 import { loadCatalogueScenarioFileSync } from '../../harness/catalogue/load-catalogue-scenarios.ts';
 import { catalogueDiscoveryRequest } from '../../harness/catalogue/reference-manifest.ts';
 import type { CatalogueScenario } from '../../harness/catalogue/scenario-types.ts';
@@ -33,16 +33,15 @@ import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
 import type { Check } from '../../harness/verify/lifecycle/findings.ts';
 import { verifyCatalogueRun, type CatalogueVerification } from '../../harness/verify/catalogue/verify-catalogue-run.ts';
+import { UPLOAD_TOKEN, useBadConfigs } from './support/bad-configs.ts';
 import { survivorsAfter } from './support/recorded-pids.ts';
-import { controlCall, killLaunched, launchReference, PROJECT_ROOT, REFERENCE_ADAPTER, REFERENCE_DIR, STARTUP_MS, waitReadiness, type Readiness } from './support/reference-processes.ts';
+import { runReferenceOverHttp, runReferenceOverStdio, type ReferencePairRun } from './support/reference-runs.ts';
+import { controlCall, describeTransportGroups, killLaunched, launchReference, PROJECT_ROOT, REFERENCE_ADAPTER, STARTUP_MS, waitReadiness, type Readiness } from './support/reference-processes.ts';
 
 const OUR_ROWS = loadCatalogueScenarioFileSync(CATALOGUE_SCENARIOS_FILE).scenarios;
 const CANONICAL = canonicalInteropFile('catalogue-scenarios.json');
 const ALL_HTTP_MODES = ['none', 'bearer', 'oauth', 'workload', 'mtls'] as const satisfies readonly AuthMode[];
 const RUN_MS = 90_000;
-const UPLOAD_TOKEN = 'TEST-ONLY-independent-upload-token';
-const CLIENT_ENV = { AHP_INTEROP_UPLOAD_TOKEN: UPLOAD_TOKEN, AHP_INTEROP_UNAUTHORIZED_UPLOAD_TOKEN: 'TEST-ONLY-unauthorized-upload-token' };
-const UPLOAD_SETTINGS = { auth: { type: 'bearer', tokenEnv: 'AHP_INTEROP_UPLOAD_TOKEN' }, timeoutMs: 5000, maxBytes: 1048576 };
 const validators = loadValidators(path.join(PROJECT_ROOT, 'schemas'));
 
 let workDir = '';
@@ -59,101 +58,24 @@ const scenarioFile = (name: string, rows: readonly CatalogueScenario[]): string 
 
 // ---- a run: one client over one transport and auth mode ------------------------------------------
 
-interface CatalogueRun {
+interface CatalogueRun extends ReferencePairRun {
   transport: Transport;
   rows: readonly CatalogueScenario[];
-  exitCode: number | undefined;
-  clientStderr: string;
-  clientStdout: string;
-  report: unknown;
-  /** HTTP: the receiver's GET /receipts; stdio: report.receipts. */
-  receipts: unknown;
-  pids: Map<number, string>;
 }
 
-async function runHttp(rows: readonly CatalogueScenario[], trust: RunTrust, mode: AuthMode): Promise<CatalogueRun> {
-  const readinessFile = path.join(workDir, `ready-${++counter}.json`);
-  const serverConfig = writeFile(`server-http-${mode}.json`, {
-    suite: 'catalogue',
-    transport: 'http',
-    readinessFile,
-    scenarioFile: scenarioFile(`rows-http-${mode}.json`, rows),
-    auth: trust.server(mode),
-    uploadAuth: { token: UPLOAD_TOKEN },
-  });
-  const server = launchReference(REFERENCE_ADAPTER.lifecycleServer, serverConfig, { timeoutMs: 0 });
-  const ready = await waitReadiness(readinessFile, server);
-  expect(ready.endpoint).toMatch(mode === 'mtls' ? /^https:\/\/127\.0\.0\.1:\d+$/ : /^http:\/\/127\.0\.0\.1:\d+$/);
-  expect(ready.uploadEndpoint, 'readiness still names an upload endpoint (§1)').toMatch(/^http:\/\/127\.0\.0\.1:\d+\/upload$/);
+/** The run's files: a fresh path, and a JSON file written under a name unique to this call. */
+const runFiles = { file: (name: string) => path.join(workDir, `${++counter}-${name}`), write: writeFile };
 
-  const reportFile = path.join(workDir, `report-http-${mode}-${counter}.json`);
-  const clientConfig = writeFile(`client-http-${mode}.json`, {
-    suite: 'catalogue',
-    transport: 'http',
-    scenarioFile: scenarioFile(`client-rows-http-${mode}.json`, rows),
-    reportFile,
-    auth: trust.client(mode),
-    endpoint: ready.endpoint,
-    controlEndpoint: ready.controlEndpoint,
-    upload: { ...UPLOAD_SETTINGS, endpoint: ready.uploadEndpoint },
-    contentSources: [],
-  });
-  const client = await launchReference(REFERENCE_ADAPTER.lifecycleClient, clientConfig, { timeoutMs: RUN_MS, env: CLIENT_ENV });
-  const receipts = await controlCall(ready.controlEndpoint, 'receipts');
-  expect(receipts.status).toBe(200);
-  expect((await controlCall(ready.controlEndpoint, 'shutdown', {})).body).toEqual({ ok: true });
-  const serverExit = await server;
-  expect(serverExit.exitCode, serverExit.stderr).toBe(0);
-  return {
-    transport: 'http',
-    rows,
-    exitCode: client.exitCode,
-    clientStderr: client.stderr,
-    clientStdout: client.stdout,
-    report: JSON.parse(readFileSync(reportFile, 'utf8')) as unknown,
-    receipts: receipts.body,
-    pids: new Map([[ready.pid, 'http catalogue server']]),
-  };
+async function runHttp(rows: readonly CatalogueScenario[], trust: RunTrust, mode: AuthMode): Promise<CatalogueRun> {
+  // Nothing is merged into the client's rows: catalogue rows carry no uploads (§1).
+  const file = scenarioFile(`rows-http-${mode}.json`, rows);
+  const run = await runReferenceOverHttp({ ...runFiles, suite: 'catalogue', scenarioFile: file, clientScenarioFile: () => file, contentSources: [], runMs: RUN_MS, trust, mode });
+  return { ...run, transport: 'http', rows };
 }
 
 async function runStdio(rows: readonly CatalogueScenario[]): Promise<CatalogueRun> {
-  const file = scenarioFile('rows-stdio.json', rows);
-  const serverConfig = writeFile('server-stdio.json', {
-    suite: 'catalogue',
-    transport: 'stdio',
-    readinessFile: path.join(workDir, `ready-stdio-${counter}.json`),
-    scenarioFile: file,
-    auth: { mode: 'none' },
-    uploadAuth: { token: UPLOAD_TOKEN },
-  });
-  const reportFile = path.join(workDir, `report-stdio-${counter}.json`);
-  const childPidFile = path.join(workDir, `child-${counter}.json`);
-  const clientConfig = writeFile('client-stdio.json', {
-    suite: 'catalogue',
-    transport: 'stdio',
-    scenarioFile: file,
-    reportFile,
-    auth: { mode: 'none' },
-    serverCommand: REFERENCE_ADAPTER.lifecycleServer,
-    serverCwd: REFERENCE_DIR,
-    serverConfig,
-    childPidFile,
-    upload: UPLOAD_SETTINGS,
-    contentSources: [],
-  });
-  const client = await launchReference(REFERENCE_ADAPTER.lifecycleClient, clientConfig, { timeoutMs: RUN_MS, env: CLIENT_ENV });
-  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { receipts?: unknown };
-  const child = JSON.parse(readFileSync(childPidFile, 'utf8')) as { pid: number };
-  return {
-    transport: 'stdio',
-    rows,
-    exitCode: client.exitCode,
-    clientStderr: client.stderr,
-    clientStdout: client.stdout,
-    report,
-    receipts: report.receipts,
-    pids: new Map([[child.pid, 'stdio catalogue server (child)']]),
-  };
+  const run = await runReferenceOverStdio({ ...runFiles, suite: 'catalogue', scenarioFile: scenarioFile('rows-stdio.json', rows), contentSources: [], runMs: RUN_MS });
+  return { ...run, transport: 'stdio', rows };
 }
 
 function verify(run: CatalogueRun, receipts: unknown = run.receipts): CatalogueVerification {
@@ -218,31 +140,14 @@ function checkRun(run: () => CatalogueRun): void {
 
 /** One run per HTTP mode in `modes` and one over stdio, each checked by checkRun. */
 function runGroups(rows: () => readonly CatalogueScenario[], modes: readonly AuthMode[]): void {
-  let trust: RunTrust | undefined;
-  beforeAll(async () => {
-    workDir = mkdtempSync(path.join(tmpdir(), 'ahp-reference-catalogue-'));
-    trust = await createRunTrust(modes, workDir);
-  });
-  afterAll(async () => {
-    await killLaunched();
-    await trust?.close();
-    rmSync(workDir, { recursive: true, force: true });
-  });
-
-  describe.each(modes)('http/%s', (mode) => {
-    let result: CatalogueRun | undefined;
-    beforeAll(async () => {
-      result = await runHttp(rows(), trust!, mode);
-    }, RUN_MS + STARTUP_MS);
-    checkRun(() => result!);
-  });
-
-  describe('stdio/none', () => {
-    let result: CatalogueRun | undefined;
-    beforeAll(async () => {
-      result = await runStdio(rows());
-    }, RUN_MS + STARTUP_MS);
-    checkRun(() => result!);
+  describeTransportGroups<CatalogueRun>({
+    tmpPrefix: 'ahp-reference-catalogue-',
+    useWorkDir: (dir) => (workDir = dir),
+    modes,
+    runHttp: (trust, mode) => runHttp(rows(), trust, mode),
+    runStdio: () => runStdio(rows()),
+    check: (run) => checkRun(run),
+    runMs: RUN_MS,
   });
 }
 
@@ -262,66 +167,29 @@ describe.skipIf(CANONICAL === undefined)(canonicalTitle, () => {
 // ---- failures -------------------------------------------------------------------------------------
 
 describe('catalogue runs that must fail: unknown suites and ops, an unreachable receiver', () => {
-  let dir = '';
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'ahp-reference-catalogue-bad-'));
-  });
-  afterAll(async () => {
-    await killLaunched();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const write = (name: string, value: unknown): string => {
-    const file = path.join(dir, name);
-    writePrivateJson(file, value);
-    return file;
-  };
-  const rowsFile = (): string => write('rows.json', { version: 1, scenarios: OUR_ROWS });
+  const { file, write, server, client, expectRefused } = useBadConfigs('ahp-reference-catalogue-bad-', 'catalogue', (kit) => kit.write('rows.json', { version: 1, scenarios: OUR_ROWS }));
   const unknownOpFile = (): string => {
     const rows = cloneJson(OUR_ROWS) as unknown as Array<{ steps: Array<{ op: string }> }>;
     rows[1]!.steps[0]!.op = 'teleport';
     return write('unknown-op.json', { version: 1, scenarios: rows });
   };
-  const server = (extra: Record<string, unknown>): Record<string, unknown> => ({
-    suite: 'catalogue',
-    transport: 'http',
-    readinessFile: path.join(dir, 'ready.json'),
-    scenarioFile: rowsFile(),
-    auth: { mode: 'none' },
-    uploadAuth: { token: UPLOAD_TOKEN },
-    ...extra,
-  });
-  const client = (extra: Record<string, unknown>): Record<string, unknown> => ({
-    suite: 'catalogue',
-    transport: 'http',
-    scenarioFile: rowsFile(),
-    reportFile: path.join(dir, 'report.json'),
-    auth: { mode: 'none' },
-    endpoint: 'http://127.0.0.1:9',
-    controlEndpoint: 'http://127.0.0.1:9',
-    ...extra,
-  });
 
   const cases = [
-    { name: 'server: unknown suite', side: 'lifecycleServer', config: () => server({ suite: 'catalog' }), message: /"suite" must be "lifecycle" or "catalogue" \(or absent\); "catalog" is an unknown suite/ },
-    { name: 'client: unknown suite', side: 'lifecycleClient', config: () => client({ suite: 'catalog' }), message: /"suite" must be "lifecycle" or "catalogue" \(or absent\); "catalog" is an unknown suite/ },
-    { name: 'server: a scenario step with an unknown op', side: 'lifecycleServer', config: () => server({ scenarioFile: unknownOpFile() }), message: /bad scenario file: .*unknown-op\.json: scenarios\[1\]\.steps\[0\]\.op: expected one of "notify", "rawNotify", "register", got "teleport"/ },
-    { name: 'client: a scenario step with an unknown op', side: 'lifecycleClient', config: () => client({ scenarioFile: unknownOpFile() }), message: /bad scenario file: .*unknown-op\.json: scenarios\[1\]\.steps\[0\]\.op: expected one of "notify", "rawNotify", "register", got "teleport"/ },
-    { name: 'client: a lifecycle scenario file in the catalogue suite', side: 'lifecycleClient', config: () => client({ scenarioFile: write('lifecycle.json', { version: 1, scenarios: [{ id: 'x', requests: {}, responses: {}, steps: [], expected: {} }] }) }), message: /bad scenario file: .*lifecycle\.json: scenarios\[0\]/ },
+    { name: 'server: unknown suite', side: 'lifecycleServer', config: () => server({ suite: 'catalog' }), message: /"suite" must be "lifecycle" or "catalogue" \(or absent\); "catalog" is an unknown suite/, scenarioError: false },
+    { name: 'client: unknown suite', side: 'lifecycleClient', config: () => client({ suite: 'catalog' }), message: /"suite" must be "lifecycle" or "catalogue" \(or absent\); "catalog" is an unknown suite/, scenarioError: false },
+    { name: 'server: a scenario step with an unknown op', side: 'lifecycleServer', config: () => server({ scenarioFile: unknownOpFile() }), message: /bad scenario file: .*unknown-op\.json: scenarios\[1\]\.steps\[0\]\.op: expected one of "notify", "rawNotify", "register", got "teleport"/, scenarioError: true },
+    { name: 'client: a scenario step with an unknown op', side: 'lifecycleClient', config: () => client({ scenarioFile: unknownOpFile() }), message: /bad scenario file: .*unknown-op\.json: scenarios\[1\]\.steps\[0\]\.op: expected one of "notify", "rawNotify", "register", got "teleport"/, scenarioError: true },
+    { name: 'client: a lifecycle scenario file in the catalogue suite', side: 'lifecycleClient', config: () => client({ scenarioFile: write('lifecycle.json', { version: 1, scenarios: [{ id: 'x', requests: {}, responses: {}, steps: [], expected: {} }] }) }), message: /bad scenario file: .*lifecycle\.json: scenarios\[0\]/, scenarioError: true },
   ] as const;
 
-  test.each(cases)('$name: exit 2, the message names the file and the field, no report', async ({ side, config, message }) => {
-    const file = write(`${side}-${++counter}.json`, config());
-    const result = await launchReference(REFERENCE_ADAPTER[side], file, { timeoutMs: 20_000 });
-    expect(result.exitCode, result.stderr).toBe(2);
-    expect(result.stderr).toMatch(message);
-    expect(result.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+  test.each(cases)('$name: exit 2, the message names the file and the field, no report', async ({ side, config, message, scenarioError }) => {
+    await expectRefused(side, config(), message, scenarioError);
   });
 
   test('an unreachable receiver: exit 1, every row failed, discovery null, and the verifier fails the run', async () => {
-    const reportFile = path.join(dir, 'unreachable-report.json');
-    const file = write('unreachable.json', client({ reportFile }));
-    const result = await launchReference(REFERENCE_ADAPTER.lifecycleClient, file, { timeoutMs: 20_000 });
+    const reportFile = file('unreachable-report.json');
+    const config = write('unreachable.json', client({ reportFile }));
+    const result = await launchReference(REFERENCE_ADAPTER.lifecycleClient, config, { timeoutMs: 20_000 });
     expect(result.exitCode, result.stderr).toBe(1);
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { discovery: unknown; results: Array<{ status: string; error: string }> };
     expect(report.discovery).toBeNull();

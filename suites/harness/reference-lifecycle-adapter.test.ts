@@ -14,7 +14,7 @@
 // §7.6 notifications with receiver refs (chains: their proof, as a multiset); no process survives.
 // Skipped, with the reason, when the canonical fixture is not beside the checkout.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,7 +22,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { writePrivateJson } from '../../harness/adapters/private-json.ts';
-import { createRunTrust, type RunTrust } from '../../harness/auth/run-trust.ts';
+import type { RunTrust } from '../../harness/auth/run-trust.ts';
 import type { AuthMode, Transport } from '../../harness/config/define-config.ts';
 import { splitByTransport } from '../../harness/lifecycle/applicability.ts';
 import { deriveContentSources, sha256Hex } from '../../harness/lifecycle/content-sources.ts';
@@ -32,18 +32,14 @@ import type { ChainScenario, LifecycleScenario, StepScenario } from '../../harne
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
 import { heldPublishRow, sampleLifecycleFile } from './support/lifecycle-rows.ts';
+import { UPLOAD_TOKEN, useBadConfigs } from './support/bad-configs.ts';
 import { pidGone, survivorsAfter } from './support/recorded-pids.ts';
-import { controlCall, killLaunched, launchReference, REFERENCE_ADAPTER, REFERENCE_DIR, STARTUP_MS, waitReadiness, type Readiness } from './support/reference-processes.ts';
+import { runReferenceOverHttp, runReferenceOverStdio, type ReferencePairRun } from './support/reference-runs.ts';
+import { controlCall, describeTransportGroups, killLaunched, launchReference, REFERENCE_ADAPTER, STARTUP_MS, waitReadiness, type Readiness } from './support/reference-processes.ts';
 
 const CANONICAL = canonicalInteropFile('lifecycle-scenarios.json');
 const HTTP_MODES = ['none', 'bearer', 'oauth', 'workload', 'mtls'] as const satisfies readonly AuthMode[];
 const RUN_MS = 90_000;
-const UPLOAD_TOKEN = 'TEST-ONLY-independent-upload-token';
-const CLIENT_ENV = {
-  AHP_INTEROP_UPLOAD_TOKEN: UPLOAD_TOKEN,
-  AHP_INTEROP_UNAUTHORIZED_UPLOAD_TOKEN: 'TEST-ONLY-unauthorized-upload-token',
-};
-const UPLOAD_SETTINGS = { auth: { type: 'bearer', tokenEnv: 'AHP_INTEROP_UPLOAD_TOKEN' }, timeoutMs: 5000, maxBytes: 1048576 };
 
 // ---- processes and files ----------------------------------------------------------------------------
 
@@ -88,92 +84,34 @@ function withUploadEndpoint(rows: LifecycleScenario[], uploadEndpoint: string): 
   });
 }
 
+/** The run's files: a fresh path, and a JSON file written under a name unique to this call. */
+const runFiles = { file: (name: string) => path.join(workDir, `${++counter}-${name}`), write: writeConfig };
+
+function asRun(rows: LifecycleScenario[], run: ReferencePairRun): Run {
+  const report = run.report as ReportShape;
+  const entries = run.receipts === undefined ? [] : (run.receipts as { entries: JsonObject[] }).entries;
+  return { rows, exitCode: run.exitCode, clientStderr: run.clientStderr, clientStdout: run.clientStdout, report, entries, pids: run.pids };
+}
+
 async function runHttp(all: LifecycleScenario[], trust: RunTrust, mode: AuthMode): Promise<Run> {
   const rows = splitByTransport(all, 'http').applicable;
-  const readinessFile = path.join(workDir, `ready-${++counter}.json`);
-  const serverConfig = writeConfig(`server-http-${mode}.json`, {
+  const run = await runReferenceOverHttp({
+    ...runFiles,
     suite: 'lifecycle',
-    transport: 'http',
-    readinessFile,
     scenarioFile: scenarioFile(`rows-http-${mode}.json`, rows),
-    auth: trust.server(mode),
-    uploadAuth: { token: UPLOAD_TOKEN },
-  });
-  const server = launchReference(REFERENCE_ADAPTER.lifecycleServer, serverConfig, { timeoutMs: 0 });
-  const ready = await waitReadiness(readinessFile, server);
-  expect(ready.endpoint).toMatch(mode === 'mtls' ? /^https:\/\/127\.0\.0\.1:\d+$/ : /^http:\/\/127\.0\.0\.1:\d+$/);
-  expect((await controlCall(ready.controlEndpoint, 'health')).body).toEqual({ ready: true });
-
-  const reportFile = path.join(workDir, `report-http-${mode}.json`);
-  const clientConfig = writeConfig(`client-http-${mode}.json`, {
-    suite: 'lifecycle',
-    transport: 'http',
-    scenarioFile: scenarioFile(`client-rows-http-${mode}.json`, withUploadEndpoint(rows, ready.uploadEndpoint)),
-    reportFile,
-    auth: trust.client(mode),
-    endpoint: ready.endpoint,
-    controlEndpoint: ready.controlEndpoint,
-    upload: { ...UPLOAD_SETTINGS, endpoint: ready.uploadEndpoint },
+    clientScenarioFile: (uploadEndpoint) => scenarioFile(`client-rows-http-${mode}.json`, withUploadEndpoint(rows, uploadEndpoint)),
     contentSources: deriveContentSources(rows),
+    runMs: RUN_MS,
+    trust,
+    mode,
   });
-  const client = await launchReference(REFERENCE_ADAPTER.lifecycleClient, clientConfig, { timeoutMs: RUN_MS, env: CLIENT_ENV });
-  // HTTP receipts come from the receiver, which the client must have left running.
-  const receipts = await controlCall(ready.controlEndpoint, 'receipts');
-  expect(receipts.status).toBe(200);
-  expect((await controlCall(ready.controlEndpoint, 'shutdown', {})).body).toEqual({ ok: true });
-  const serverExit = await server;
-  expect(serverExit.exitCode, serverExit.stderr).toBe(0);
-  return {
-    rows,
-    exitCode: client.exitCode,
-    clientStderr: client.stderr,
-    clientStdout: client.stdout,
-    report: JSON.parse(readFileSync(reportFile, 'utf8')) as ReportShape,
-    entries: (receipts.body as { entries: JsonObject[] }).entries,
-    pids: new Map([[ready.pid, 'http lifecycle server']]),
-  };
+  return asRun(rows, run);
 }
 
 async function runStdio(all: LifecycleScenario[]): Promise<Run> {
   const rows = splitByTransport(all, 'stdio').applicable;
-  const file = scenarioFile('rows-stdio.json', rows);
-  const serverConfig = writeConfig('server-stdio.json', {
-    suite: 'lifecycle',
-    transport: 'stdio',
-    readinessFile: path.join(workDir, 'ready-stdio.json'),
-    scenarioFile: file,
-    auth: { mode: 'none' },
-    uploadAuth: { token: UPLOAD_TOKEN },
-  });
-  const reportFile = path.join(workDir, 'report-stdio.json');
-  const childPidFile = path.join(workDir, 'child.json');
-  const clientConfig = writeConfig('client-stdio.json', {
-    suite: 'lifecycle',
-    transport: 'stdio',
-    scenarioFile: file,
-    reportFile,
-    auth: { mode: 'none' },
-    serverCommand: REFERENCE_ADAPTER.lifecycleServer,
-    serverCwd: REFERENCE_DIR,
-    serverConfig,
-    childPidFile,
-    upload: UPLOAD_SETTINGS,
-    contentSources: deriveContentSources(rows),
-  });
-  const client = await launchReference(REFERENCE_ADAPTER.lifecycleClient, clientConfig, { timeoutMs: RUN_MS, env: CLIENT_ENV });
-  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as ReportShape;
-  const child = JSON.parse(readFileSync(childPidFile, 'utf8')) as { pid: number };
-  expect(Object.keys(child)).toEqual(['pid']);
-  expect(Number.isInteger(child.pid) && child.pid > 1).toBe(true);
-  return {
-    rows,
-    exitCode: client.exitCode,
-    clientStderr: client.stderr,
-    clientStdout: client.stdout,
-    report,
-    entries: report.receipts?.entries ?? [],
-    pids: new Map([[child.pid, 'stdio lifecycle server (child)']]),
-  };
+  const run = await runReferenceOverStdio({ ...runFiles, suite: 'lifecycle', scenarioFile: scenarioFile('rows-stdio.json', rows), contentSources: deriveContentSources(rows), runMs: RUN_MS });
+  return asRun(rows, run);
 }
 
 // ---- what the receipts must show --------------------------------------------------------------------
@@ -302,45 +240,28 @@ function checkRun(run: () => Run, transport: Transport): void {
   test('no process survives the run', async () => {
     expect(await survivorsAfter(run().pids, 5_000)).toEqual([]);
   });
+
+  if (transport === 'stdio') {
+    test("the report carries the child receiver's receipts, and the child is gone", () => {
+      const current = run();
+      expect(current.entries.length).toBeGreaterThan(0);
+      for (const pid of current.pids.keys()) expect(pidGone(pid), `pid ${pid}`).toBe(true);
+    });
+  }
 }
 
 // ---- the groups -------------------------------------------------------------------------------------
 
 /** One run per HTTP auth mode in `modes` and one over stdio, each checked by checkRun. */
 function runGroups(rows: () => LifecycleScenario[], modes: readonly AuthMode[]): void {
-  let trust: RunTrust | undefined;
-
-  beforeAll(async () => {
-    workDir = mkdtempSync(path.join(tmpdir(), 'ahp-reference-lifecycle-'));
-    trust = await createRunTrust(modes, workDir);
-  });
-
-  afterAll(async () => {
-    await killLaunched();
-    await trust?.close();
-    rmSync(workDir, { recursive: true, force: true });
-  });
-
-  describe.each(modes)('http/%s', (mode) => {
-    let result: Run | undefined;
-    beforeAll(async () => {
-      result = await runHttp(rows(), trust!, mode);
-    }, RUN_MS + STARTUP_MS);
-    checkRun(() => result!, 'http');
-  });
-
-  describe('stdio/none', () => {
-    let result: Run | undefined;
-    beforeAll(async () => {
-      result = await runStdio(rows());
-    }, RUN_MS + STARTUP_MS);
-    checkRun(() => result!, 'stdio');
-
-    test("the report carries the child receiver's receipts, and the child is gone", () => {
-      const current = result!;
-      expect(current.entries.length).toBeGreaterThan(0);
-      for (const pid of current.pids.keys()) expect(pidGone(pid), `pid ${pid}`).toBe(true);
-    });
+  describeTransportGroups<Run>({
+    tmpPrefix: 'ahp-reference-lifecycle-',
+    useWorkDir: (dir) => (workDir = dir),
+    modes,
+    runHttp: (trust, mode) => runHttp(rows(), trust, mode),
+    runStdio: () => runStdio(rows()),
+    check: checkRun,
+    runMs: RUN_MS,
   });
 }
 
@@ -361,39 +282,7 @@ describe('reference lifecycle adapter on the self-test sample rows', () => {
 // ---- config errors --------------------------------------------------------------------------------
 
 describe('bad lifecycle configs fail with exit 2 and a message naming the field', () => {
-  let dir = '';
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'ahp-reference-lifecycle-config-'));
-  });
-  afterAll(async () => {
-    await killLaunched();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const write = (name: string, value: unknown): string => {
-    const file = path.join(dir, name);
-    writePrivateJson(file, value);
-    return file;
-  };
-  const server = (extra: Record<string, unknown>): Record<string, unknown> => ({
-    suite: 'lifecycle',
-    transport: 'http',
-    readinessFile: path.join(dir, 'ready.json'),
-    scenarioFile: path.join(dir, 'rows.json'),
-    auth: { mode: 'none' },
-    uploadAuth: { token: UPLOAD_TOKEN },
-    ...extra,
-  });
-  const client = (extra: Record<string, unknown>): Record<string, unknown> => ({
-    suite: 'lifecycle',
-    transport: 'http',
-    scenarioFile: path.join(dir, 'rows.json'),
-    reportFile: path.join(dir, 'report.json'),
-    auth: { mode: 'none' },
-    endpoint: 'http://127.0.0.1:9',
-    controlEndpoint: 'http://127.0.0.1:9',
-    ...extra,
-  });
+  const { server, client, expectRefused } = useBadConfigs('ahp-reference-lifecycle-config-', 'lifecycle', (kit) => kit.write('rows.json', { version: 1, scenarios: [] }));
 
   const cases = [
     { name: 'server: unknown suite', side: 'lifecycleServer', config: () => server({ suite: 'nonsense' }), message: /"suite" must be "lifecycle" or "catalogue" \(or absent\); "nonsense" is an unknown suite/ },
@@ -406,12 +295,7 @@ describe('bad lifecycle configs fail with exit 2 and a message naming the field'
   ] as const;
 
   test.each(cases)('$name', async ({ side, config, message }) => {
-    const file = write(`${side}-${Math.random().toString(36).slice(2)}.json`, config());
-    const result = await launchReference(REFERENCE_ADAPTER[side], file, { timeoutMs: 20_000 });
-    expect(result.exitCode, result.stderr).toBe(2);
-    expect(result.stderr).toMatch(message);
-    expect(result.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
-    expect(result.stderr).toContain(file);
+    await expectRefused(side, config(), message);
   });
 });
 

@@ -1,13 +1,19 @@
 // The reference adapter's lifecycle-family executables as the dev tests start them: the argv of
 // `interop/adapter.json` run in the adapter's folder with `--config FILE`, a clean environment unless
 // one is given, every process tracked so that each test file's afterAll can kill what is left; the
-// readiness file waited for under a bound; control calls as plain fetches.
+// readiness file waited for under a bound; control calls as plain fetches; and the group layout both
+// suites' end-to-end tests share (one run per HTTP auth mode plus one over stdio, each checked alike).
 
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { execa, type ResultPromise } from 'execa';
+import { afterAll, beforeAll, describe } from 'vitest';
+
+import { createRunTrust, type RunTrust } from '../../../harness/auth/run-trust.ts';
+import type { AuthMode, Transport } from '../../../harness/config/define-config.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const REFERENCE_DIR = path.join(PROJECT_ROOT, 'adapters', 'reference');
@@ -71,4 +77,50 @@ export async function waitReadiness(file: string, subprocess: ResultPromise): Pr
 export async function controlCall(endpoint: string, route: string, body?: unknown): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${endpoint}/${route}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   return { status: response.status, body: await response.json() };
+}
+
+export interface TransportGroups<R> {
+  /** Prefix of the temporary folder the groups write their files into. */
+  tmpPrefix: string;
+  /** Called with that folder before any run (and for each describe that uses these groups). */
+  useWorkDir: (dir: string) => void;
+  modes: readonly AuthMode[];
+  runHttp: (trust: RunTrust, mode: AuthMode) => Promise<R>;
+  runStdio: () => Promise<R>;
+  /** Declares the tests of one group; `run` returns the group's finished run. */
+  check: (run: () => R, transport: Transport) => void;
+  /** Bound on one group's run. */
+  runMs: number;
+}
+
+/** One describe per HTTP mode (`http/<mode>`) and one `stdio/none`, each running once in beforeAll. */
+export function describeTransportGroups<R>(groups: TransportGroups<R>): void {
+  let trust: RunTrust | undefined;
+  let dir = '';
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), groups.tmpPrefix));
+    groups.useWorkDir(dir);
+    trust = await createRunTrust(groups.modes, dir);
+  });
+  afterAll(async () => {
+    await killLaunched();
+    await trust?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe.each(groups.modes)('http/%s', (mode) => {
+    let result: R | undefined;
+    beforeAll(async () => {
+      result = await groups.runHttp(trust!, mode);
+    }, groups.runMs + STARTUP_MS);
+    groups.check(() => result!, 'http');
+  });
+
+  describe('stdio/none', () => {
+    let result: R | undefined;
+    beforeAll(async () => {
+      result = await groups.runStdio();
+    }, groups.runMs + STARTUP_MS);
+    groups.check(() => result!, 'stdio');
+  });
 }

@@ -9,14 +9,13 @@ import { loadCatalogueScenarioFileSync } from '../../../../harness/catalogue/loa
 import { LineageTracker } from '../../../../harness/catalogue/lineage-tracker.ts';
 import { loadValidators } from '../../../../harness/protocol/load-validators.ts';
 import type { ServerAuth } from '../../auth.ts';
-import { writeJsonAtomic } from '../atomic-write.ts';
 import { errorText, type Log } from '../log.ts';
 import { DEFAULT_SCHEMA_DIR } from '../paths.ts';
-import { exitWith, listen, serverShutdown } from '../process-main.ts';
+import { exitWith, serverShutdown } from '../process-main.ts';
 import { newAuthStats } from '../request-auth.ts';
 import type { LifecycleServerConfig } from '../lifecycle/config.ts';
 import { ReceiptLog } from '../lifecycle/receipt-log.ts';
-import { UPLOAD_PATH } from '../lifecycle/upload-receiver.ts';
+import { listenAndAnnounce } from '../lifecycle/receiver-listeners.ts';
 import { createCatalogueControlServer } from './control-server.ts';
 import { createCatalogueEventServer } from './event-http-binding.ts';
 import { createNoUploadListener } from './no-upload-listener.ts';
@@ -43,19 +42,7 @@ export async function serveCatalogue(config: LifecycleServerConfig, auth: Server
   }
 
   const control = createCatalogueControlServer({ receipts, waitWatchdogMs, log, shutdown: () => shutdown(0, 'POST /shutdown') });
-  servers.push(control);
-  const upload = createNoUploadListener();
-  servers.push(upload);
-
-  const controlEndpoint = await listen(control);
-  const uploadEndpoint = `${await listen(upload)}${UPLOAD_PATH}`;
-  let endpoint: string | null = null;
-  if (config.transport === 'http') {
-    const events = createCatalogueEventServer(receiver, auth, newAuthStats(), log);
-    servers.push(events.server);
-    endpoint = await listen(events.server, events.scheme);
-  }
-
-  await writeJsonAtomic(config.readinessFile, { endpoint, controlEndpoint, uploadEndpoint, pid: process.pid });
+  const events = config.transport === 'http' ? () => createCatalogueEventServer(receiver, auth, newAuthStats(), log) : undefined;
+  await listenAndAnnounce({ control, upload: createNoUploadListener(), events }, servers, config.readinessFile);
   log.info(`catalogue receiver ready over ${config.transport} ${Math.round(performance.now())} ms after process start (${rows} rows)`);
 }

@@ -10,32 +10,22 @@
 
 import type { Readable, Writable } from 'node:stream';
 
-import { isJsonObject } from '../../../../harness/protocol/json.ts';
-import { errorEnvelope, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, replyId } from '../jsonrpc.ts';
+import { errorEnvelope, METHOD_NOT_FOUND, replyId } from '../jsonrpc.ts';
 import type { Log } from '../log.ts';
-import { readLines } from '../ndjson.ts';
+import { readMethodLines } from '../method-lines.ts';
 import type { CatalogueReceiver } from './receiver.ts';
 
 export function serveCatalogueStdio(receiver: CatalogueReceiver, input: Readable, output: Writable, log: Log, onEnd: () => void): void {
   const writeLine = (text: string): void => {
     output.write(`${text}\n`);
   };
-  readLines(input, (event) => {
-    if (event.kind === 'end') return onEnd();
-    if (event.kind === 'overflow') return writeLine(errorEnvelope(null, INVALID_REQUEST, 'Invalid Request: line exceeds the maximum message size'));
-    if (event.line.trim() === '') return;
-    let message: unknown;
-    try {
-      message = JSON.parse(event.line);
-    } catch {
-      return writeLine(errorEnvelope(null, PARSE_ERROR, 'Parse error: the line is not valid JSON'));
-    }
-    if (!isJsonObject(message) || typeof message.method !== 'string') {
-      return writeLine(errorEnvelope(replyId(message), INVALID_REQUEST, 'Invalid Request: expected one JSON-RPC 2.0 message object'));
-    }
-    if (message.method === 'hooks/observe') return void receiver.observe(message);
-    if (message.id === undefined) return log.info(`ignored a ${message.method.slice(0, 60)} notification`);
-    if (message.method === 'hooks/capabilities') return writeLine(receiver.discover(message).body);
-    writeLine(errorEnvelope(replyId(message), METHOD_NOT_FOUND, 'Method not found: this receiver takes hooks/capabilities and hooks/observe'));
+  readMethodLines(input, writeLine, {
+    onEnd,
+    onMessage: (message) => {
+      if (message.method === 'hooks/observe') return void receiver.observe(message);
+      if (message.id === undefined) return log.info(`ignored a ${message.method.slice(0, 60)} notification`);
+      if (message.method === 'hooks/capabilities') return writeLine(receiver.discover(message).body);
+      writeLine(errorEnvelope(replyId(message), METHOD_NOT_FOUND, 'Method not found: this receiver takes hooks/capabilities and hooks/observe'));
+    },
   });
 }

@@ -11,6 +11,9 @@
 //   POST /emit          {response}        stdio only (else 400): validate, append {kind:"emitted", id},
 //                                         write the frame on stdout, then answer
 //   POST /shutdown                        {ok:true}, then listeners stop and pending waits fail
+//
+// `createControlServer` is the part every receiver of the family shares (health, receipts, shutdown,
+// JSON POST dispatch); the catalogue receiver adds only its own /wait-observed (lib/catalogue/).
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
