@@ -1,7 +1,9 @@
 // The reference adapter's lifecycle server (receiver): replays a lifecycle scenario file's scripted
 // responses with held, released intercepts, records receiver-origin receipts, accepts hooks/observe
 // notifications and raw content uploads, and answers the lifecycle control endpoints (README.md,
-// LIFECYCLE-RULES §3).
+// LIFECYCLE-RULES §3). With `suite: "catalogue"` it is the catalogue receiver instead: discovery,
+// observations judged by one source-local lineage tracker, the same listeners and readiness
+// (lib/catalogue/serve-catalogue.ts, CATALOGUE-RULES §4).
 //
 //   node --import tsx lifecycle-server.ts --config /abs/server-config.json
 //
@@ -9,17 +11,16 @@
 // control (plain HTTP, unauthenticated), upload (plain HTTP, the independent `uploadAuth.token`).
 // The readiness file {endpoint, controlEndpoint, uploadEndpoint, pid} is written atomically once all
 // of them listen. Exit codes: 0 after /shutdown, SIGTERM/SIGINT or (stdio) end of stdin; 1 on an
-// unexpected failure or an invalid observation line over stdio; 2 on a bad config (including an
-// unknown or unimplemented `suite` and a bad `auth`) or scenario file; 3 when the auth mode does not
+// unexpected failure or (lifecycle) an invalid observation line over stdio; 2 on a bad config
+// (including an unknown `suite` and a bad `auth`) or scenario file; 3 when the auth mode does not
 // apply to the transport (stdio with any mode but none).
 
 import type { Server } from 'node:http';
 
-import { writeJsonAtomic } from './lib/atomic-write.ts';
 import { Barriers } from './lib/barriers.ts';
 import { createLog, errorText, keepStdoutForProtocol } from './lib/log.ts';
 import { DEFAULT_SCHEMA_DIR } from './lib/paths.ts';
-import { exitWith, listen, loadConfigOrExit, serverAuthOrExit, serverShutdown } from './lib/process-main.ts';
+import { exitWith, loadConfigOrExit, serverAuthOrExit, serverShutdown } from './lib/process-main.ts';
 import { newAuthStats } from './lib/request-auth.ts';
 import { loadLifecycleServerConfig } from './lib/lifecycle/config.ts';
 import { ContentStore, scopeOfCredential } from './lib/lifecycle/content-store.ts';
@@ -29,7 +30,9 @@ import { ReceiptLog } from './lib/lifecycle/receipt-log.ts';
 import { LifecycleReceiver } from './lib/lifecycle/receiver.ts';
 import { ScriptedResponses } from './lib/lifecycle/scripted-responses.ts';
 import { serveLifecycleStdio, type StdioLines } from './lib/lifecycle/stdio-binding.ts';
-import { createUploadReceiver, UPLOAD_PATH } from './lib/lifecycle/upload-receiver.ts';
+import { listenAndAnnounce } from './lib/lifecycle/receiver-listeners.ts';
+import { createUploadReceiver } from './lib/lifecycle/upload-receiver.ts';
+import { serveCatalogue } from './lib/catalogue/serve-catalogue.ts';
 import { loadLifecycleScenarioFileSync } from '../../harness/lifecycle/load-lifecycle-scenarios.ts';
 import type { LifecycleScenario } from '../../harness/lifecycle/scenario-types.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
@@ -44,6 +47,7 @@ keepStdoutForProtocol();
 async function main(): Promise<void> {
   const config = loadConfigOrExit(log, loadLifecycleServerConfig);
   const auth = serverAuthOrExit(log, config.transport, config.auth);
+  if (config.suite === 'catalogue') return serveCatalogue(config, auth, WAIT_WATCHDOG_MS, log);
   let rows: LifecycleScenario[];
   try {
     rows = loadLifecycleScenarioFileSync(config.scenarioFile).scenarios;
@@ -96,20 +100,9 @@ async function main(): Promise<void> {
     log,
     shutdown: () => shutdown(0, 'POST /shutdown'),
   });
-  servers.push(control);
   const upload = createUploadReceiver({ content, receipts, token: config.uploadAuth.token, log });
-  servers.push(upload);
-
-  const controlEndpoint = await listen(control);
-  const uploadEndpoint = `${await listen(upload)}${UPLOAD_PATH}`;
-  let endpoint: string | null = null;
-  if (config.transport === 'http') {
-    const events = createLifecycleEventServer(receiver, auth, newAuthStats(), log);
-    servers.push(events.server);
-    endpoint = await listen(events.server, events.scheme);
-  }
-
-  await writeJsonAtomic(config.readinessFile, { endpoint, controlEndpoint, uploadEndpoint, pid: process.pid });
+  const events = config.transport === 'http' ? () => createLifecycleEventServer(receiver, auth, newAuthStats(), log) : undefined;
+  await listenAndAnnounce({ control, upload, events }, servers, config.readinessFile);
   log.info(`ready over ${config.transport} ${Math.round(performance.now())} ms after process start (${rows.length} rows)`);
 }
 

@@ -14,17 +14,15 @@
 // §7.6 notifications with receiver refs (chains: their proof, as a multiset); no process survives.
 // Skipped, with the reason, when the canonical fixture is not beside the checkout.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { writePrivateJson } from '../../harness/adapters/private-json.ts';
-import { createRunTrust, type RunTrust } from '../../harness/auth/run-trust.ts';
+import type { RunTrust } from '../../harness/auth/run-trust.ts';
 import type { AuthMode, Transport } from '../../harness/config/define-config.ts';
 import { splitByTransport } from '../../harness/lifecycle/applicability.ts';
 import { deriveContentSources, sha256Hex } from '../../harness/lifecycle/content-sources.ts';
@@ -34,90 +32,24 @@ import type { ChainScenario, LifecycleScenario, StepScenario } from '../../harne
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
 import { heldPublishRow, sampleLifecycleFile } from './support/lifecycle-rows.ts';
+import { UPLOAD_TOKEN, useBadConfigs } from './support/bad-configs.ts';
 import { pidGone, survivorsAfter } from './support/recorded-pids.ts';
+import { runReferenceOverHttp, runReferenceOverStdio, type ReferencePairRun } from './support/reference-runs.ts';
+import { controlCall, describeTransportGroups, killLaunched, launchReference, REFERENCE_ADAPTER, STARTUP_MS, waitReadiness, type Readiness } from './support/reference-processes.ts';
 
-const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const REFERENCE_DIR = path.join(PROJECT_ROOT, 'adapters', 'reference');
-const ADAPTER = JSON.parse(readFileSync(path.join(REFERENCE_DIR, 'interop', 'adapter.json'), 'utf8')) as {
-  lifecycleServer: string[];
-  lifecycleClient: string[];
-};
 const CANONICAL = canonicalInteropFile('lifecycle-scenarios.json');
 const HTTP_MODES = ['none', 'bearer', 'oauth', 'workload', 'mtls'] as const satisfies readonly AuthMode[];
-const STARTUP_MS = 20_000;
 const RUN_MS = 90_000;
-const UPLOAD_TOKEN = 'TEST-ONLY-independent-upload-token';
-const CLIENT_ENV = {
-  AHP_INTEROP_UPLOAD_TOKEN: UPLOAD_TOKEN,
-  AHP_INTEROP_UNAUTHORIZED_UPLOAD_TOKEN: 'TEST-ONLY-unauthorized-upload-token',
-};
-const UPLOAD_SETTINGS = { auth: { type: 'bearer', tokenEnv: 'AHP_INTEROP_UPLOAD_TOKEN' }, timeoutMs: 5000, maxBytes: 1048576 };
 
 // ---- processes and files ----------------------------------------------------------------------------
 
 let workDir = '';
-const processes = new Set<ResultPromise>();
 let counter = 0;
 
 function writeConfig(name: string, value: unknown): string {
   const file = path.join(workDir, `${++counter}-${name}`);
   writePrivateJson(file, value);
   return file;
-}
-
-function track<P extends ResultPromise>(subprocess: P): P {
-  processes.add(subprocess);
-  void subprocess.finally(() => processes.delete(subprocess)).catch(() => undefined);
-  return subprocess;
-}
-
-function launch(argv: string[], configFile: string, options: { timeoutMs: number; env?: Record<string, string> }) {
-  const [command, ...args] = argv;
-  return track(
-    execa(command!, [...args, '--config', configFile], {
-      cwd: REFERENCE_DIR,
-      env: options.env ?? {},
-      reject: false,
-      stdin: 'ignore',
-      stdout: 'pipe',
-      stderr: 'pipe',
-      timeout: options.timeoutMs,
-      forceKillAfterDelay: 1_000,
-    }),
-  );
-}
-
-async function killAll(): Promise<void> {
-  const running = [...processes];
-  for (const subprocess of running) subprocess.kill('SIGKILL');
-  await Promise.allSettled(running);
-}
-
-interface Readiness {
-  endpoint: string | null;
-  controlEndpoint: string;
-  uploadEndpoint: string;
-  pid: number;
-}
-
-async function readiness(file: string, subprocess: ResultPromise): Promise<Readiness> {
-  let exited = false;
-  void subprocess.finally(() => (exited = true)).catch(() => undefined);
-  const deadline = Date.now() + STARTUP_MS;
-  while (Date.now() < deadline && !exited) {
-    try {
-      return JSON.parse(readFileSync(file, 'utf8')) as Readiness;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-  const result = await Promise.race([subprocess, Promise.resolve(undefined)]);
-  throw new Error(`lifecycle server not ready within ${STARTUP_MS} ms; exit ${result?.exitCode}; stderr:\n${result?.stderr ?? ''}`);
-}
-
-async function control(endpoint: string, route: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${endpoint}/${route}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-  return { status: response.status, body: await response.json() };
 }
 
 // ---- a run: one client over one transport and auth mode ------------------------------------------
@@ -152,92 +84,34 @@ function withUploadEndpoint(rows: LifecycleScenario[], uploadEndpoint: string): 
   });
 }
 
+/** The run's files: a fresh path, and a JSON file written under a name unique to this call. */
+const runFiles = { file: (name: string) => path.join(workDir, `${++counter}-${name}`), write: writeConfig };
+
+function asRun(rows: LifecycleScenario[], run: ReferencePairRun): Run {
+  const report = run.report as ReportShape;
+  const entries = run.receipts === undefined ? [] : (run.receipts as { entries: JsonObject[] }).entries;
+  return { rows, exitCode: run.exitCode, clientStderr: run.clientStderr, clientStdout: run.clientStdout, report, entries, pids: run.pids };
+}
+
 async function runHttp(all: LifecycleScenario[], trust: RunTrust, mode: AuthMode): Promise<Run> {
   const rows = splitByTransport(all, 'http').applicable;
-  const readinessFile = path.join(workDir, `ready-${++counter}.json`);
-  const serverConfig = writeConfig(`server-http-${mode}.json`, {
+  const run = await runReferenceOverHttp({
+    ...runFiles,
     suite: 'lifecycle',
-    transport: 'http',
-    readinessFile,
     scenarioFile: scenarioFile(`rows-http-${mode}.json`, rows),
-    auth: trust.server(mode),
-    uploadAuth: { token: UPLOAD_TOKEN },
-  });
-  const server = launch(ADAPTER.lifecycleServer, serverConfig, { timeoutMs: 0 });
-  const ready = await readiness(readinessFile, server);
-  expect(ready.endpoint).toMatch(mode === 'mtls' ? /^https:\/\/127\.0\.0\.1:\d+$/ : /^http:\/\/127\.0\.0\.1:\d+$/);
-  expect((await control(ready.controlEndpoint, 'health')).body).toEqual({ ready: true });
-
-  const reportFile = path.join(workDir, `report-http-${mode}.json`);
-  const clientConfig = writeConfig(`client-http-${mode}.json`, {
-    suite: 'lifecycle',
-    transport: 'http',
-    scenarioFile: scenarioFile(`client-rows-http-${mode}.json`, withUploadEndpoint(rows, ready.uploadEndpoint)),
-    reportFile,
-    auth: trust.client(mode),
-    endpoint: ready.endpoint,
-    controlEndpoint: ready.controlEndpoint,
-    upload: { ...UPLOAD_SETTINGS, endpoint: ready.uploadEndpoint },
+    clientScenarioFile: (uploadEndpoint) => scenarioFile(`client-rows-http-${mode}.json`, withUploadEndpoint(rows, uploadEndpoint)),
     contentSources: deriveContentSources(rows),
+    runMs: RUN_MS,
+    trust,
+    mode,
   });
-  const client = await launch(ADAPTER.lifecycleClient, clientConfig, { timeoutMs: RUN_MS, env: CLIENT_ENV });
-  // HTTP receipts come from the receiver, which the client must have left running.
-  const receipts = await control(ready.controlEndpoint, 'receipts');
-  expect(receipts.status).toBe(200);
-  expect((await control(ready.controlEndpoint, 'shutdown', {})).body).toEqual({ ok: true });
-  const serverExit = await server;
-  expect(serverExit.exitCode, serverExit.stderr).toBe(0);
-  return {
-    rows,
-    exitCode: client.exitCode,
-    clientStderr: client.stderr,
-    clientStdout: client.stdout,
-    report: JSON.parse(readFileSync(reportFile, 'utf8')) as ReportShape,
-    entries: (receipts.body as { entries: JsonObject[] }).entries,
-    pids: new Map([[ready.pid, 'http lifecycle server']]),
-  };
+  return asRun(rows, run);
 }
 
 async function runStdio(all: LifecycleScenario[]): Promise<Run> {
   const rows = splitByTransport(all, 'stdio').applicable;
-  const file = scenarioFile('rows-stdio.json', rows);
-  const serverConfig = writeConfig('server-stdio.json', {
-    suite: 'lifecycle',
-    transport: 'stdio',
-    readinessFile: path.join(workDir, 'ready-stdio.json'),
-    scenarioFile: file,
-    auth: { mode: 'none' },
-    uploadAuth: { token: UPLOAD_TOKEN },
-  });
-  const reportFile = path.join(workDir, 'report-stdio.json');
-  const childPidFile = path.join(workDir, 'child.json');
-  const clientConfig = writeConfig('client-stdio.json', {
-    suite: 'lifecycle',
-    transport: 'stdio',
-    scenarioFile: file,
-    reportFile,
-    auth: { mode: 'none' },
-    serverCommand: ADAPTER.lifecycleServer,
-    serverCwd: REFERENCE_DIR,
-    serverConfig,
-    childPidFile,
-    upload: UPLOAD_SETTINGS,
-    contentSources: deriveContentSources(rows),
-  });
-  const client = await launch(ADAPTER.lifecycleClient, clientConfig, { timeoutMs: RUN_MS, env: CLIENT_ENV });
-  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as ReportShape;
-  const child = JSON.parse(readFileSync(childPidFile, 'utf8')) as { pid: number };
-  expect(Object.keys(child)).toEqual(['pid']);
-  expect(Number.isInteger(child.pid) && child.pid > 1).toBe(true);
-  return {
-    rows,
-    exitCode: client.exitCode,
-    clientStderr: client.stderr,
-    clientStdout: client.stdout,
-    report,
-    entries: report.receipts?.entries ?? [],
-    pids: new Map([[child.pid, 'stdio lifecycle server (child)']]),
-  };
+  const run = await runReferenceOverStdio({ ...runFiles, suite: 'lifecycle', scenarioFile: scenarioFile('rows-stdio.json', rows), contentSources: deriveContentSources(rows), runMs: RUN_MS });
+  return asRun(rows, run);
 }
 
 // ---- what the receipts must show --------------------------------------------------------------------
@@ -366,45 +240,28 @@ function checkRun(run: () => Run, transport: Transport): void {
   test('no process survives the run', async () => {
     expect(await survivorsAfter(run().pids, 5_000)).toEqual([]);
   });
+
+  if (transport === 'stdio') {
+    test("the report carries the child receiver's receipts, and the child is gone", () => {
+      const current = run();
+      expect(current.entries.length).toBeGreaterThan(0);
+      for (const pid of current.pids.keys()) expect(pidGone(pid), `pid ${pid}`).toBe(true);
+    });
+  }
 }
 
 // ---- the groups -------------------------------------------------------------------------------------
 
 /** One run per HTTP auth mode in `modes` and one over stdio, each checked by checkRun. */
 function runGroups(rows: () => LifecycleScenario[], modes: readonly AuthMode[]): void {
-  let trust: RunTrust | undefined;
-
-  beforeAll(async () => {
-    workDir = mkdtempSync(path.join(tmpdir(), 'ahp-reference-lifecycle-'));
-    trust = await createRunTrust(modes, workDir);
-  });
-
-  afterAll(async () => {
-    await killAll();
-    await trust?.close();
-    rmSync(workDir, { recursive: true, force: true });
-  });
-
-  describe.each(modes)('http/%s', (mode) => {
-    let result: Run | undefined;
-    beforeAll(async () => {
-      result = await runHttp(rows(), trust!, mode);
-    }, RUN_MS + STARTUP_MS);
-    checkRun(() => result!, 'http');
-  });
-
-  describe('stdio/none', () => {
-    let result: Run | undefined;
-    beforeAll(async () => {
-      result = await runStdio(rows());
-    }, RUN_MS + STARTUP_MS);
-    checkRun(() => result!, 'stdio');
-
-    test("the report carries the child receiver's receipts, and the child is gone", () => {
-      const current = result!;
-      expect(current.entries.length).toBeGreaterThan(0);
-      for (const pid of current.pids.keys()) expect(pidGone(pid), `pid ${pid}`).toBe(true);
-    });
+  describeTransportGroups<Run>({
+    tmpPrefix: 'ahp-reference-lifecycle-',
+    useWorkDir: (dir) => (workDir = dir),
+    modes,
+    runHttp: (trust, mode) => runHttp(rows(), trust, mode),
+    runStdio: () => runStdio(rows()),
+    check: checkRun,
+    runMs: RUN_MS,
   });
 }
 
@@ -425,56 +282,20 @@ describe('reference lifecycle adapter on the self-test sample rows', () => {
 // ---- config errors --------------------------------------------------------------------------------
 
 describe('bad lifecycle configs fail with exit 2 and a message naming the field', () => {
-  let dir = '';
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'ahp-reference-lifecycle-config-'));
-  });
-  afterAll(async () => {
-    await killAll();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const write = (name: string, value: unknown): string => {
-    const file = path.join(dir, name);
-    writePrivateJson(file, value);
-    return file;
-  };
-  const server = (extra: Record<string, unknown>): Record<string, unknown> => ({
-    suite: 'lifecycle',
-    transport: 'http',
-    readinessFile: path.join(dir, 'ready.json'),
-    scenarioFile: path.join(dir, 'rows.json'),
-    auth: { mode: 'none' },
-    uploadAuth: { token: UPLOAD_TOKEN },
-    ...extra,
-  });
-  const client = (extra: Record<string, unknown>): Record<string, unknown> => ({
-    suite: 'lifecycle',
-    transport: 'http',
-    scenarioFile: path.join(dir, 'rows.json'),
-    reportFile: path.join(dir, 'report.json'),
-    auth: { mode: 'none' },
-    endpoint: 'http://127.0.0.1:9',
-    controlEndpoint: 'http://127.0.0.1:9',
-    ...extra,
-  });
+  const { server, client, expectRefused } = useBadConfigs('ahp-reference-lifecycle-config-', 'lifecycle', (kit) => kit.write('rows.json', { version: 1, scenarios: [] }));
 
   const cases = [
-    { name: 'server: unknown suite', side: 'lifecycleServer', config: () => server({ suite: 'nonsense' }), message: /"suite" must be "lifecycle" \(or absent\); "nonsense" is an unknown suite/ },
-    { name: 'server: catalogue is not implemented yet', side: 'lifecycleServer', config: () => server({ suite: 'catalogue' }), message: /"suite" is "catalogue", which this adapter does not implement yet/ },
+    { name: 'server: unknown suite', side: 'lifecycleServer', config: () => server({ suite: 'nonsense' }), message: /"suite" must be "lifecycle" or "catalogue" \(or absent\); "nonsense" is an unknown suite/ },
+    { name: 'server: a suite of another family', side: 'lifecycleServer', config: () => server({ suite: 'elicitation' }), message: /"elicitation" is an unknown suite/ },
     { name: 'server: no upload credential', side: 'lifecycleServer', config: () => server({ uploadAuth: undefined }), message: /"uploadAuth" must be an object \{token\}/ },
-    { name: 'client: unknown suite', side: 'lifecycleClient', config: () => client({ suite: 42 }), message: /"suite" must be "lifecycle" \(or absent\)/ },
+    { name: 'client: unknown suite', side: 'lifecycleClient', config: () => client({ suite: 42 }), message: /"suite" must be "lifecycle" or "catalogue" \(or absent\)/ },
     { name: 'client: http without a control endpoint', side: 'lifecycleClient', config: () => client({ controlEndpoint: undefined }), message: /"controlEndpoint" must be an http\(s\) URL string for transport "http"/ },
     { name: 'client: upload without a token variable', side: 'lifecycleClient', config: () => client({ upload: { auth: { type: 'bearer' }, timeoutMs: 1, maxBytes: 1 } }), message: /"upload\.auth\.tokenEnv" must be a non-empty string/ },
+    { name: 'client: upload auth that is not an object', side: 'lifecycleClient', config: () => client({ upload: { auth: 'none', timeoutMs: 1, maxBytes: 1 } }), message: /"upload\.auth" must be an object \{type: "bearer", tokenEnv\} \(or no "auth" key for anonymous uploads\)/ },
   ] as const;
 
   test.each(cases)('$name', async ({ side, config, message }) => {
-    const file = write(`${side}-${Math.random().toString(36).slice(2)}.json`, config());
-    const result = await launch(ADAPTER[side], file, { timeoutMs: 20_000 });
-    expect(result.exitCode, result.stderr).toBe(2);
-    expect(result.stderr).toMatch(message);
-    expect(result.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
-    expect(result.stderr).toContain(file);
+    await expectRefused(side, config(), message);
   });
 });
 
@@ -483,7 +304,7 @@ describe('bad lifecycle configs fail with exit 2 and a message naming the field'
 describe("the HTTP receiver answers the runner's raw probes (§9) and refuses bad framing", () => {
   let dir = '';
   let ready: Readiness;
-  let server: ReturnType<typeof launch> | undefined;
+  let server: ReturnType<typeof launchReference> | undefined;
   const row = heldPublishRow('probe-row');
 
   beforeAll(async () => {
@@ -493,12 +314,12 @@ describe("the HTTP receiver answers the runner's raw probes (§9) and refuses ba
     writePrivateJson(rowsFile, { version: 1, scenarios: [row] });
     const config = path.join(dir, 'server.json');
     writePrivateJson(config, { suite: 'lifecycle', transport: 'http', readinessFile, scenarioFile: rowsFile, auth: { mode: 'none' }, uploadAuth: { token: UPLOAD_TOKEN } });
-    server = launch(ADAPTER.lifecycleServer, config, { timeoutMs: 0 });
-    ready = await readiness(readinessFile, server);
+    server = launchReference(REFERENCE_ADAPTER.lifecycleServer, config, { timeoutMs: 0 });
+    ready = await waitReadiness(readinessFile, server);
   }, STARTUP_MS);
 
   afterAll(async () => {
-    await killAll();
+    await killLaunched();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -517,7 +338,7 @@ describe("the HTTP receiver answers the runner's raw probes (§9) and refuses ba
       body: JSON.stringify({ jsonrpc: '2.0', method: 'hooks/observe', params: { protocolVersion: 'draft', event } }),
     });
   };
-  const entries = async (): Promise<JsonObject[]> => ((await control(ready.controlEndpoint, 'receipts')).body as { entries: JsonObject[] }).entries;
+  const entries = async (): Promise<JsonObject[]> => ((await controlCall(ready.controlEndpoint, 'receipts')).body as { entries: JsonObject[] }).entries;
 
   test('the nine probes get 201/401/202/409/400 as the runner expects, and refs stay readable', async () => {
     const first = await upload(RAW);
@@ -587,10 +408,10 @@ describe("the HTTP receiver answers the runner's raw probes (§9) and refuses ba
   });
 
   test('control: /emit exists only over stdio, /mark takes only milestone kinds, unknown routes are 404', async () => {
-    expect((await control(ready.controlEndpoint, 'emit', { response: { jsonrpc: '2.0', id: 'x', result: { protocolVersion: 'draft', effects: [] } } })).status).toBe(400);
-    expect((await control(ready.controlEndpoint, 'mark', { scenario: 's', kind: 'received', id: 'x' })).status).toBe(400);
-    expect((await control(ready.controlEndpoint, 'mark', { scenario: 's', kind: 'acquired', id: 'x' })).body).toEqual({ ok: true });
+    expect((await controlCall(ready.controlEndpoint, 'emit', { response: { jsonrpc: '2.0', id: 'x', result: { protocolVersion: 'draft', effects: [] } } })).status).toBe(400);
+    expect((await controlCall(ready.controlEndpoint, 'mark', { scenario: 's', kind: 'received', id: 'x' })).status).toBe(400);
+    expect((await controlCall(ready.controlEndpoint, 'mark', { scenario: 's', kind: 'acquired', id: 'x' })).body).toEqual({ ok: true });
     expect((await entries()).at(-1)).toEqual({ kind: 'acquired', id: 'x', scenario: 's' });
-    expect((await control(ready.controlEndpoint, 'nope', {})).status).toBe(404);
+    expect((await controlCall(ready.controlEndpoint, 'nope', {})).status).toBe(404);
   });
 });

@@ -32,17 +32,28 @@ export class HttpChannel implements AhpChannel {
     return this.send('GET', this.routes.capabilities, undefined, timeoutMs);
   }
 
+  /** JSON-RPC discovery: POSTs a hooks/capabilities request to `/capabilities`; needs 200 and a JSON body. */
+  discoverByPost(request: unknown, timeoutMs: number): Promise<Received> {
+    return this.send('POST', this.routes.capabilities, JSON.stringify(request), timeoutMs);
+  }
+
   exchange(message: unknown, timeoutMs: number): Promise<Received> {
     return this.send('POST', this.routes.intercept, JSON.stringify(message), timeoutMs);
   }
 
   /** POSTs a notification to `/observe` beside the endpoint; an observer's reply body is discarded unread. */
   async notify(message: unknown, timeoutMs: number): Promise<{ ok: true } | { ok: false; error: string }> {
+    const posted = await this.postNotification(message, timeoutMs);
+    if (!posted.ok) return posted;
+    return posted.status >= 200 && posted.status < 300 ? { ok: true } : { ok: false, error: `transport: HTTP status ${posted.status}` };
+  }
+
+  /** The same POST, answering the receiver's status whatever it is (the caller decides what it tolerates). */
+  async postNotification(message: unknown, timeoutMs: number): Promise<{ ok: true; status: number } | { ok: false; error: string }> {
     const sent = await this.request('POST', this.routes.observe, JSON.stringify(message), timeoutMs);
     if (!sent.ok) return sent;
     await sent.response.body.dump().catch(() => undefined);
-    const status = sent.response.statusCode;
-    return status >= 200 && status < 300 ? { ok: true } : { ok: false, error: `transport: HTTP status ${status}` };
+    return { ok: true, status: sent.response.statusCode };
   }
 
   /** Ends every connection, also requests still in flight (a held intercept nobody awaits any more). */

@@ -61,7 +61,7 @@ function declared(bytes: Buffer): { size: number; sha256: string } {
 const settledState = { decision: 'allow' as const, executed: true, input: { value: 'settled' }, messages: [] };
 
 /** Send, hold, release, receive and accept request `a`: a plain publication. */
-const PUBLISH_STEPS: LifecycleStep[] = [
+export const PUBLISH_STEPS: readonly LifecycleStep[] = [
   { op: 'send', key: 'a', slot: 'a' },
   { op: 'wait', key: 'a', count: 1 },
   { op: 'release', key: 'a' },

@@ -1,9 +1,9 @@
 // The lifecycle adapter configs (LIFECYCLE-RULES §2): what `lifecycle-server.ts` and
 // `lifecycle-client.ts` read from `--config ABS_PATH`. Unknown keys are ignored (a newer runner may
 // add some); every known key is type-checked, and a message names the file, the key and what was
-// expected, never a credential value. `suite` selects the runner family: only "lifecycle" is
-// implemented; "catalogue" is a known suite this adapter does not run yet, anything else is unknown.
-// Both are fatal config errors (exit 2), so an unsupported family can never pass or be skipped.
+// expected, never a credential value. `suite` selects the runner family: "lifecycle" (also when
+// absent) or "catalogue" (CATALOGUE-RULES §1: the same configs, the only suite signal). Any other
+// value is a fatal config error (exit 2), so an unknown family can never pass or be skipped.
 
 import type { Transport } from '../../../../harness/config/define-config.ts';
 import type { AuthConfig } from '../../auth.ts';
@@ -11,25 +11,33 @@ import type { UploadConfig } from '../../../../harness/lifecycle/scenario-types.
 import { Fields, readConfigObject } from '../config.ts';
 
 export const LIFECYCLE_SUITE = 'lifecycle';
-/** Suites of the lifecycle adapter family that exist in the protocol but are not implemented here. */
-const NOT_YET_SUPPORTED = ['catalogue'];
+export const CATALOGUE_SUITE = 'catalogue';
+const SUITES = [LIFECYCLE_SUITE, CATALOGUE_SUITE] as const;
+export type LifecycleFamilySuite = (typeof SUITES)[number];
 
 export interface LifecycleServerConfig {
-  suite: typeof LIFECYCLE_SUITE;
+  suite: LifecycleFamilySuite;
   transport: Transport;
   readinessFile: string;
   scenarioFile: string;
   /** Event endpoint authentication (HTTP only; stdio is process trust). */
   auth: AuthConfig;
-  /** The one upload credential the upload receiver authorises; independent of `auth`. */
+  /**
+   * The one upload credential the upload receiver authorises; independent of `auth`. The runner
+   * writes it for both suites (CATALOGUE-RULES §1: configs unchanged); the catalogue takes no uploads.
+   */
   uploadAuth: { token: string };
   schemaDir?: string;
 }
 
 /** Upload settings of the client config or of one upload step (a step's replace, never merge). */
 export interface UploadSettings {
-  /** Environment variable holding the bearer token. */
-  tokenEnv: string;
+  /**
+   * Environment variable holding the bearer token. Absent when the config's `upload` block has no
+   * `auth`: the upload then carries no credential at all (SENDER-ISOLATION-RULES §2) — never an
+   * environment token, never an event credential.
+   */
+  tokenEnv?: string;
   timeoutMs: number;
   maxBytes: number;
   /** Absent: the spawned stdio server's readiness `uploadEndpoint`. */
@@ -56,7 +64,7 @@ export const CLIENT_WATCHDOG_DEFAULTS: Readonly<LifecycleClientWatchdogs> = {
 const WATCHDOG_NAMES = Object.keys(CLIENT_WATCHDOG_DEFAULTS) as Array<keyof LifecycleClientWatchdogs>;
 
 export interface LifecycleClientConfig {
-  suite: typeof LIFECYCLE_SUITE;
+  suite: LifecycleFamilySuite;
   transport: Transport;
   scenarioFile: string;
   reportFile: string;
@@ -75,14 +83,13 @@ export interface LifecycleClientConfig {
   watchdogs: LifecycleClientWatchdogs;
 }
 
-function suiteOf(fields: Fields): typeof LIFECYCLE_SUITE {
+const SUITE_EXPECTATION = `must be ${SUITES.map((s) => JSON.stringify(s)).join(' or ')} (or absent)`;
+
+function suiteOf(fields: Fields): LifecycleFamilySuite {
   if (!fields.has('suite')) return LIFECYCLE_SUITE;
-  const suite = fields.string('suite', `must be "${LIFECYCLE_SUITE}" (or absent)`);
-  if (suite === LIFECYCLE_SUITE) return LIFECYCLE_SUITE;
-  if (NOT_YET_SUPPORTED.includes(suite)) {
-    fields.fail('suite', `is ${JSON.stringify(suite)}, which this adapter does not implement yet (expected "${LIFECYCLE_SUITE}")`);
-  }
-  fields.fail('suite', `must be "${LIFECYCLE_SUITE}" (or absent); ${JSON.stringify(suite).slice(0, 60)} is an unknown suite`);
+  const suite = fields.string('suite', SUITE_EXPECTATION);
+  if ((SUITES as readonly string[]).includes(suite)) return suite as LifecycleFamilySuite;
+  fields.fail('suite', `${SUITE_EXPECTATION}; ${JSON.stringify(suite).slice(0, 60)} is an unknown suite`);
 }
 
 export function loadLifecycleServerConfig(file: string): LifecycleServerConfig {
@@ -109,7 +116,7 @@ export function loadLifecycleClientConfig(file: string): LifecycleClientConfig {
     scenarioFile: fields.path('scenarioFile'),
     reportFile: fields.path('reportFile'),
     auth: fields.auth(),
-    upload: fields.has('upload') ? uploadSettings(fields.nested('upload', '{auth, timeoutMs, maxBytes, endpoint?}')) : undefined,
+    upload: fields.has('upload') ? uploadSettings(fields.nested('upload', '{auth?, timeoutMs, maxBytes, endpoint?}')) : undefined,
     watchdogs: { ...CLIENT_WATCHDOG_DEFAULTS, ...fields.watchdogs(WATCHDOG_NAMES) },
   };
   const schemaDir = fields.optionalPath('schemaDir');
@@ -130,12 +137,16 @@ export function loadLifecycleClientConfig(file: string): LifecycleClientConfig {
   return config;
 }
 
+/** The config's `upload` block; without an `auth` key, uploads are anonymous (no credential at all). */
 function uploadSettings(fields: Fields): UploadSettings {
-  const auth = fields.nested('auth', '{type: "bearer", tokenEnv}');
-  if (auth.string('type') !== 'bearer') auth.fail('type', 'must be "bearer"');
-  const tokenEnv = auth.string('tokenEnv');
-  if (!ENV_NAME.test(tokenEnv)) auth.fail('tokenEnv', 'must name an environment variable');
-  const settings: UploadSettings = { tokenEnv, timeoutMs: fields.integer('timeoutMs', 1), maxBytes: fields.integer('maxBytes', 0) };
+  const settings: UploadSettings = { timeoutMs: fields.integer('timeoutMs', 1), maxBytes: fields.integer('maxBytes', 0) };
+  if (fields.has('auth')) {
+    const auth = fields.nested('auth', '{type: "bearer", tokenEnv} (or no "auth" key for anonymous uploads)');
+    if (auth.string('type') !== 'bearer') auth.fail('type', 'must be "bearer"');
+    const tokenEnv = auth.string('tokenEnv');
+    if (!ENV_NAME.test(tokenEnv)) auth.fail('tokenEnv', 'must name an environment variable');
+    settings.tokenEnv = tokenEnv;
+  }
   if (fields.has('endpoint')) settings.endpoint = fields.httpUrl('endpoint');
   return settings;
 }

@@ -51,6 +51,21 @@ export function createLifecycleEventServer(receiver: LifecycleReceiver, auth: Se
 
 /** The request body as one JSON-RPC object; otherwise the error is already answered and undefined returned. */
 async function readMessage(request: IncomingMessage, response: ServerResponse): Promise<JsonObject | undefined> {
+  const parsed = await readJsonBody(request, response);
+  if (parsed === undefined) return undefined;
+  const message = parsed.value;
+  if (!isJsonObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
+    sendJsonText(response, 400, errorEnvelope(replyId(message), INVALID_REQUEST, 'Invalid Request: expected one JSON-RPC 2.0 message object'));
+    return undefined;
+  }
+  return message;
+}
+
+/**
+ * The request body parsed as JSON, whatever its shape; otherwise (not `application/json`, too large,
+ * unreadable, not JSON) the error is already answered and undefined returned.
+ */
+export async function readJsonBody(request: IncomingMessage, response: ServerResponse): Promise<{ value: unknown } | undefined> {
   if (!isJsonContentType(request)) {
     request.resume();
     sendJsonText(response, 415, errorEnvelope(null, INVALID_REQUEST, 'Invalid Request: content-type must be application/json'));
@@ -61,16 +76,10 @@ async function readMessage(request: IncomingMessage, response: ServerResponse): 
     sendJsonText(response, body.status, errorEnvelope(null, INVALID_REQUEST, body.status === 413 ? 'Invalid Request: body too large' : 'Invalid Request: unreadable body'));
     return undefined;
   }
-  let message: unknown;
   try {
-    message = JSON.parse(body.text);
+    return { value: JSON.parse(body.text) as unknown };
   } catch {
     sendJsonText(response, 400, errorEnvelope(null, PARSE_ERROR, 'Parse error: the body is not valid JSON'));
     return undefined;
   }
-  if (!isJsonObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
-    sendJsonText(response, 400, errorEnvelope(replyId(message), INVALID_REQUEST, 'Invalid Request: expected one JSON-RPC 2.0 message object'));
-    return undefined;
-  }
-  return message;
 }

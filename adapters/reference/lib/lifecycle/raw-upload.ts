@@ -1,8 +1,9 @@
 // One raw content upload (content-upload.md "Request framing"): POST the exact bytes to the exact
 // endpoint with `Content-Type: application/octet-stream`, the DECLARED `Content-Length` and
 // `AHP-Content-SHA256` (negative fixtures declare wrong ones on purpose) and `Authorization: Bearer`
-// with the upload token — no other AHP header, no encoding, no redirects, one connection per upload,
-// the whole exchange under one watchdog. When fewer bytes exist than declared, the connection is
+// with the upload token, or no credential header at all for an anonymous upload — no other AHP
+// header, no cookie, no encoding, a fixed-length body (never chunked), no redirects, no retry, one
+// connection per upload, the whole exchange under one watchdog. When fewer bytes exist than declared, the connection is
 // half-closed after them, so the receiver sees the short body end instead of waiting for more.
 // node:http rather than undici: undici refuses to send a body that disagrees with Content-Length.
 
@@ -14,7 +15,8 @@ export interface RawUpload {
   bytes: Buffer;
   declaredSize: number;
   declaredSha256: string;
-  token: string;
+  /** The upload bearer token; undefined: anonymous (no Authorization header). */
+  token: string | undefined;
   timeoutMs: number;
 }
 
@@ -43,7 +45,7 @@ export function rawUpload(upload: RawUpload): Promise<UploadAnswer> {
           'content-type': 'application/octet-stream',
           'content-length': String(upload.declaredSize),
           'ahp-content-sha256': upload.declaredSha256,
-          authorization: `Bearer ${upload.token}`,
+          ...(upload.token === undefined ? {} : { authorization: `Bearer ${upload.token}` }),
         },
       });
     } catch (error) {

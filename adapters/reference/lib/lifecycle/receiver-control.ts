@@ -4,7 +4,7 @@
 
 import { ControlError, controlCall } from '../../../../harness/adapters/control-client.ts';
 import type { RequestId } from '../../../../harness/lifecycle/scenario-types.ts';
-import type { JsonObject } from '../../../../harness/protocol/json.ts';
+import type { JsonObject, JsonValue } from '../../../../harness/protocol/json.ts';
 import { RowFailure } from './row-failure.ts';
 
 export type MarkKind = 'acquired' | 'discarded' | 'accepted' | 'cancelled' | 'chain-settled';
@@ -20,7 +20,8 @@ export class ReceiverControl {
     return this.post('wait', { id, count });
   }
 
-  waitObserved(eventId: string, count: number): Promise<void> {
+  /** `eventId` is a string for lifecycle observations; a catalogue receiver takes any recorded id (null: none). */
+  waitObserved(eventId: JsonValue, count: number): Promise<void> {
     return this.post('wait-observed', { eventId, count });
   }
 

@@ -8,10 +8,9 @@
 
 import type { Readable, Writable } from 'node:stream';
 
-import { isJsonObject } from '../../../../harness/protocol/json.ts';
-import { errorEnvelope, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, replyId } from '../jsonrpc.ts';
+import { errorEnvelope, METHOD_NOT_FOUND, replyId } from '../jsonrpc.ts';
 import type { Log } from '../log.ts';
-import { readLines } from '../ndjson.ts';
+import { invalidRequest, readMethodLines, type MethodMessage } from '../method-lines.ts';
 import type { LifecycleReceiver } from './receiver.ts';
 
 export interface StdioLines {
@@ -31,19 +30,8 @@ export function serveLifecycleStdio(
     });
   const fail = (error: unknown): void => log.error(`unexpected failure handling a stdio line: ${error instanceof Error ? error.message : String(error)}`);
 
-  readLines(input, (event) => {
-    if (event.kind === 'end') return handlers.onEnd();
-    if (event.kind === 'overflow') return void writeLine(errorEnvelope(null, INVALID_REQUEST, 'Invalid Request: line exceeds the maximum message size'));
-    if (event.line.trim() === '') return;
-    let message: unknown;
-    try {
-      message = JSON.parse(event.line);
-    } catch {
-      return void writeLine(errorEnvelope(null, PARSE_ERROR, 'Parse error: the line is not valid JSON'));
-    }
-    if (!isJsonObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
-      return void writeLine(errorEnvelope(replyId(message), INVALID_REQUEST, 'Invalid Request: expected one JSON-RPC 2.0 message object'));
-    }
+  const handle = (message: MethodMessage): void => {
+    if (message.jsonrpc !== '2.0') return void writeLine(invalidRequest(message));
     if (message.method === 'hooks/intercept') {
       return void receiver.intercept(message).then((reply) => writeLine(reply.body), fail);
     }
@@ -54,6 +42,7 @@ export function serveLifecycleStdio(
       return;
     }
     if (message.id !== undefined) void writeLine(errorEnvelope(replyId(message), METHOD_NOT_FOUND, 'Method not found: this receiver takes hooks/intercept and hooks/observe'));
-  });
+  };
+  readMethodLines(input, writeLine, { onEnd: handlers.onEnd, onMessage: handle });
   return { writeLine };
 }

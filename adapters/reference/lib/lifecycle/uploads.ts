@@ -1,10 +1,11 @@
 // Upload steps (LIFECYCLE-RULES §5): settings from the step's own `upload` (replacing, never merging)
-// or the client config's; the endpoint from those settings, else the spawned server's readiness
-// `uploadEndpoint`; the token from the environment variable the settings name — never an event
-// credential. The receiver's status is the result, whatever it is; only a 201 whose receipt
-// confirms exactly the bytes sent binds the step's alias to the receiver's ref, and no other status
-// ever rebinds one. Anything that prevents a real upload is a local failure of the row, never a
-// status.
+// or the client config's; the endpoint from those settings verbatim, else (only when they name none)
+// the spawned server's readiness `uploadEndpoint`; the token from the environment variable the
+// settings name — never an event credential. Settings without `auth` (SENDER-ISOLATION-RULES §2)
+// upload anonymously: no Authorization at all, even when upload tokens sit in the environment. The
+// receiver's status is the result, whatever it is; only a 201 whose receipt confirms exactly the
+// bytes sent binds the step's alias to the receiver's ref, and no other status ever rebinds one.
+// Anything that prevents a real upload is a local failure of the row, never a status.
 
 import { sha256Hex, uploadStepBytes } from '../../../../harness/lifecycle/content-sources.ts';
 import type { UploadStep } from '../../../../harness/lifecycle/scenario-types.ts';
@@ -32,8 +33,8 @@ export class Uploads {
     if (settings === undefined) throw new RowFailure('upload: no upload settings (neither the config nor the step has `upload`)');
     const endpoint = settings.endpoint ?? this.fallbackEndpoint;
     if (endpoint === undefined) throw new RowFailure('upload: no upload endpoint (upload.endpoint, or the spawned server\'s uploadEndpoint)');
-    const token = this.env[settings.tokenEnv];
-    if (token === undefined || token === '') throw new RowFailure(`upload: environment variable ${settings.tokenEnv} is not set`);
+    const token = settings.tokenEnv === undefined ? undefined : this.env[settings.tokenEnv];
+    if (settings.tokenEnv !== undefined && (token === undefined || token === '')) throw new RowFailure(`upload: environment variable ${settings.tokenEnv} is not set`);
     const bytes = uploadStepBytes(step);
     if (bytes === undefined) throw new RowFailure('upload: the step\'s bytes are not strict base64 or well-formed text');
     if (bytes.length > settings.maxBytes) throw new RowFailure(`upload: ${bytes.length} bytes exceed maxBytes ${settings.maxBytes}`);

@@ -1,0 +1,22 @@
+// The SDK-like public observe path of the catalogue client (CATALOGUE-RULES §5 `notify`): before a
+// notification leaves, the SDK checks it against the observe-notification schema and its own
+// source-local lineage, exactly as a receiver would (harness/catalogue/lineage-tracker.ts). One
+// tracker lives for the whole run, keyed by (source, id), so lineage learned in one row holds in the
+// next. The SDK sends the notification it is given unchanged: it adds no id or subscription and does
+// not filter content, so the wire is the fixture's message. Raw probes (`rawNotify`) bypass this.
+
+import { LineageTracker, type LineageValidators } from '../../../../harness/catalogue/lineage-tracker.ts';
+
+export class SdkObserver {
+  private readonly lineage: LineageTracker;
+
+  constructor(validators: LineageValidators) {
+    this.lineage = new LineageTracker(validators);
+  }
+
+  /** Why the SDK refuses to send `message`, or undefined when it may go (and its lineage is recorded). */
+  refusal(message: unknown): string | undefined {
+    const verdict = this.lineage.accept(message);
+    return verdict.accepted ? undefined : `the SDK refuses the notification (${verdict.errorKind}: ${verdict.reason})`;
+  }
+}
