@@ -5,6 +5,7 @@ import { baselineFor } from '../baseline/configured-rows.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { inapplicabilityReason } from '../lifecycle/applicability.ts';
 import { loadLifecycleScenarioFile } from '../lifecycle/load-lifecycle-scenarios.ts';
+import { unsatisfiableReason } from '../lifecycle/unsatisfiable-rows.ts';
 import { loadValidators } from '../protocol/load-validators.ts';
 import { LifecycleRunner, lifecycleVerifier } from '../runs/lifecycle-runner.ts';
 import { loadAdapters, needsLifecycleCommands, planMatrix } from '../runs/plan.ts';
@@ -42,7 +43,7 @@ export async function defineLifecycleSuite(shard?: { part: number }): Promise<vo
     rows: file.scenarios,
     groups: groupsOfShard(planMatrix(config, adapters, needsLifecycleCommands), shard),
     rowSkip: (group, row) => {
-      const reason = inapplicabilityReason(row, group.transport);
+      const reason = inapplicabilityReason(row, group.transport) ?? unsatisfiableReason(row);
       return reason === undefined ? undefined : `inapplicable: ${reason}`;
     },
     expectedOf: (row) => row.expected,

@@ -6,6 +6,8 @@ import { describe, expect, test } from 'vitest';
 
 import { inapplicabilityReason, splitByTransport } from '../../harness/lifecycle/applicability.ts';
 import { loadLifecycleScenarioFileSync } from '../../harness/lifecycle/load-lifecycle-scenarios.ts';
+import { unsatisfiableReason } from '../../harness/lifecycle/unsatisfiable-rows.ts';
+import type { ChainScenario } from '../../harness/lifecycle/scenario-types.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { sampleLifecycleFile } from './support/lifecycle-rows.ts';
 
@@ -60,6 +62,41 @@ describe.skipIf(canonical === undefined)(
       expect(applicable).toHaveLength(27);
       expect(inapplicable.map((r) => r.id)).toEqual(['late-old-while-next-pending', 'request-specific-acceptance', 'two-staged-reverse-acceptance']);
       for (const row of inapplicable) expect(row.reason).toMatch(/one outstanding intercept request per persistent backend/);
+    });
+  },
+);
+
+describe('unsatisfiableReason', () => {
+  const chainRow = (): ChainScenario => structuredClone(sampleLifecycleFile().scenarios.find((r) => r.id === 'chain-deny')) as ChainScenario;
+
+  test('ordinary rows and interrupt chains without observations run', () => {
+    for (const row of sampleLifecycleFile().scenarios) expect(unsatisfiableReason(row)).toBeUndefined();
+    const row = chainRow();
+    row.chain.interrupt = true;
+    row.chainProof.observations = [];
+    expect(unsatisfiableReason(row)).toBeUndefined();
+  });
+
+  test('an interrupt chain that expects observations cannot be passed and says why', () => {
+    const row = chainRow();
+    expect(row.chainProof.observations.length).toBeGreaterThan(0);
+    row.chain.interrupt = true;
+    expect(unsatisfiableReason(row)).toMatch(/^unsatisfiable fixture row: chain\.interrupt forbids any observation work .* expects \d+ observation\(s\);/);
+    row.chain.holdObservers = true;
+    expect(unsatisfiableReason(row)).toMatch(/observer-blocked proof for each \(chain\.holdObservers: true\)/);
+  });
+});
+
+const chains = canonicalInteropFile('observation-chain-scenarios.json');
+
+describe.skipIf(canonical === undefined || chains === undefined)(
+  chains ? 'the canonical chain files' : `the canonical chain files (SKIPPED: not found in ${canonicalInteropCandidate()})`,
+  () => {
+    test('only the superseded interrupt row of observation-chain-scenarios.json is unsatisfiable', () => {
+      const old = loadLifecycleScenarioFileSync(chains!).scenarios;
+      expect(old.filter((row) => unsatisfiableReason(row) !== undefined).map((row) => row.id)).toEqual(['observation-chain-interrupt']);
+      const current = loadLifecycleScenarioFileSync(canonical!).scenarios;
+      expect(current.filter((row) => unsatisfiableReason(row) !== undefined)).toEqual([]);
     });
   },
 );

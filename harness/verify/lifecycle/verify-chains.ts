@@ -5,7 +5,8 @@
 //
 // §13: the older observation-chain-scenarios.json gives the interrupt row `holdObservers: true` and
 // three observers; we follow lifecycle-scenarios.json and the current runner (no gate, no observers),
-// so a run of that old row fails here with `interruption initiated observation work`.
+// so that old row could only fail here (`interruption initiated observation work`) — the suite does
+// not run it (harness/lifecycle/unsatisfiable-rows.ts) rather than blame an adapter for it.
 
 import { isJsonObject, jsonEqual, type JsonObject } from '../../protocol/json.ts';
 import { jsonDiff } from '../../protocol/json-diff.ts';
