@@ -2,6 +2,8 @@ import { CLIENT_PROBE_TEST, clientProbeCases, clientProbeLabel, planClientProbes
 import { planAuthProbes, PROBE_ENDPOINTS, probeCases } from '../auth/probes.ts';
 import { loadCatalogueScenarioFile } from '../catalogue/load-catalogue-scenarios.ts';
 import type { ResolvedConfig } from '../config/load-config.ts';
+import { planIsolationCases } from '../isolation/isolation-cases.ts';
+import { ISOLATION_ROW_ID } from '../isolation/isolation-scenario.ts';
 import { loadLifecycleScenarioFile } from '../lifecycle/load-lifecycle-scenarios.ts';
 import { RECEIVER_PROBES } from '../lifecycle/receiver-probes.ts';
 import { loadAdapters, needsLifecycleCommands, planMatrix } from '../runs/plan.ts';
@@ -10,7 +12,8 @@ import { Baseline, BaselineError, loadBaseline, type BaselineRow } from './basel
 
 /**
  * Every test row the configuration defines, over every family a baseline can name (core, lifecycle
- * with its receiver probes, auth), so an entry that names none of them is an error in any project.
+ * with its receiver probes, catalogue, isolation, auth), so an entry that names none of them is an
+ * error in any project.
  */
 export async function configuredRows(config: ResolvedConfig): Promise<BaselineRow[]> {
   const adapters = loadAdapters(config);
@@ -41,6 +44,8 @@ export async function configuredRows(config: ResolvedConfig): Promise<BaselineRo
     const ids = (await loadCatalogueScenarioFile(config.scenarios.catalogue)).scenarios.map((s) => s.id);
     for (const group of planMatrix(config, adapters, needsLifecycleCommands)) for (const id of ids) rows.push({ project: 'catalogue', group: group.label, id });
   }
+  // The isolation grid is fixed (it does not follow the config's transports and modes).
+  for (const group of planIsolationCases(adapters.values())) rows.push({ project: 'isolation', group: group.label, id: ISOLATION_ROW_ID });
   return rows;
 }
 

@@ -16,6 +16,8 @@ import type { StepScenario } from '../lifecycle/scenario-types.ts';
 /** The fixture row it is derived from (fixed, not configurable: the case is about credentials, not semantics). */
 export const SOURCE_ROW = 'content.intercept-body-after-upload';
 export const ISOLATION_ALIAS = 'sender-isolation';
+/** The id of the one derived row: each case's only test. */
+export const ISOLATION_ROW_ID = 'sender-isolation';
 
 /** B: octets 0x00…0xFF in order, then 0x00 0xFF, then ASCII `sender-isolation` (274 bytes). */
 export function isolationBody(): Buffer {
@@ -38,7 +40,7 @@ export function isolationScenario(validators: Pick<ProtocolValidators, 'intercep
   const steps = row.steps.map((step) =>
     step.op === 'upload' ? { op: 'upload' as const, subscription: 'body', ref: ISOLATION_ALIAS, bodyBase64: body.toString('base64'), size: body.length, sha256: isolationHash() } : step,
   );
-  const derived = { ...row, id: 'sender-isolation', steps } as StepScenario;
+  const derived = { ...row, id: ISOLATION_ROW_ID, steps } as StepScenario;
   delete (derived as { tags?: unknown }).tags;
   derived.description = `sender isolation: ${SOURCE_ROW} with its items removed and the upload going to an independent origin`;
   const expected = simulateStepScript(derived, validators).expected;

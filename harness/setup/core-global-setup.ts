@@ -2,8 +2,7 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../config/load-config.ts';
 import { loadAdapters, planMatrix } from '../runs/plan.ts';
 import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
-import { watchAdapters } from './adapter-watch.ts';
-import { startRunServices } from './run-services.ts';
+import { provideRunServices } from './run-services.ts';
 import type { BrokerAddress } from './server-broker.ts';
 
 declare module 'vitest' {
@@ -31,19 +30,5 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!scenarioFile) throw new Error(`${config.file}: scenarios.core: expected the core scenario file path`);
   await loadScenarioFile(scenarioFile);
   planMatrix(config, loadAdapters(config));
-
-  const services = await startRunServices(config, { tempPrefix: 'ahp-core-', scenarioFile });
-  project.provide('ahpBroker', services.address);
-  project.provide('ahpRunDir', services.runDir);
-  project.provide('ahpShard', project.vitest.config.shard ?? null);
-
-  // Watch mode keeps servers up between reruns; one that died is started again before the rerun.
-  project.onTestsRerun(() => services.broker.restartDead());
-
-  // Watch mode: a change under an adapter's folder restarts its servers and reruns its groups.
-  const unwatch = watchAdapters(project, config.adapters, (adapter) => services.broker.restartAdapter(adapter));
-  return async () => {
-    unwatch();
-    await services.stop();
-  };
+  return provideRunServices(project, config, { tempPrefix: 'ahp-core-', scenarioFile, restartDeadOnRerun: true });
 }

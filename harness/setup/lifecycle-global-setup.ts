@@ -3,8 +3,7 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../config/load-config.ts';
 import { loadLifecycleScenarioFile } from '../lifecycle/load-lifecycle-scenarios.ts';
 import { loadAdapters } from '../runs/plan.ts';
-import { watchAdapters } from './adapter-watch.ts';
-import { startRunServices } from './run-services.ts';
+import { provideRunServices } from './run-services.ts';
 
 /**
  * globalSetup of the `lifecycle` project: validates the config, the lifecycle scenario file and
@@ -20,15 +19,5 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!scenarioFile) throw new Error(`${config.file}: scenarios.lifecycle: expected the lifecycle scenario file path`);
   await loadLifecycleScenarioFile(scenarioFile);
   loadAdapters(config);
-
-  const services = await startRunServices(config, { tempPrefix: 'ahp-lifecycle-', scenarioFile });
-  project.provide('ahpBroker', services.address);
-  project.provide('ahpRunDir', services.runDir);
-  project.provide('ahpShard', project.vitest.config.shard ?? null);
-  // Watch mode: a change under an adapter's folder restarts its servers and reruns its groups.
-  const unwatch = watchAdapters(project, config.adapters, (adapter) => services.broker.restartAdapter(adapter));
-  return async () => {
-    unwatch();
-    await services.stop();
-  };
+  return provideRunServices(project, config, { tempPrefix: 'ahp-lifecycle-', scenarioFile });
 }

@@ -1,9 +1,11 @@
 import path from 'node:path';
+import type { TestProject } from 'vitest/node';
 
 import { stopAll } from '../adapters/supervise.ts';
 import { createLazyRunTrust, type RunTrust } from '../auth/run-trust.ts';
 import type { ResolvedConfig } from '../config/load-config.ts';
 import { loadAdapters } from '../runs/plan.ts';
+import { watchAdapters } from './adapter-watch.ts';
 import { openRunDir } from './run-dir.ts';
 import { ServerBroker, type BrokerAddress } from './server-broker.ts';
 
@@ -54,5 +56,28 @@ export async function startRunServices(config: ResolvedConfig, options: { tempPr
       await trust.close().catch(() => undefined);
       runDir.remove();
     },
+  };
+}
+
+/**
+ * The part every matrix project's globalSetup shares once its inputs are validated: opens the run's
+ * services, provides them to the workers, and in watch mode restarts an adapter's servers (and reruns
+ * its groups) when a file under its folder changes. Returns the teardown.
+ */
+export async function provideRunServices(
+  project: TestProject,
+  config: ResolvedConfig,
+  options: { tempPrefix: string; scenarioFile: string; restartDeadOnRerun?: boolean },
+): Promise<() => Promise<void>> {
+  const services = await startRunServices(config, options);
+  project.provide('ahpBroker', services.address);
+  project.provide('ahpRunDir', services.runDir);
+  project.provide('ahpShard', project.vitest.config.shard ?? null);
+  // Watch mode keeps shared servers up between reruns; one that died is started again first.
+  if (options.restartDeadOnRerun) project.onTestsRerun(() => services.broker.restartDead());
+  const unwatch = watchAdapters(project, config.adapters, (adapter) => services.broker.restartAdapter(adapter));
+  return async () => {
+    unwatch();
+    await services.stop();
   };
 }

@@ -11,10 +11,10 @@ import { describe, expect, test } from 'vitest';
 import type { LoadedAdapter } from '../../harness/adapters/types.ts';
 import { clientProbeCases, clientProbeScenarios, planClientProbes, probeCapabilities, type ClientProbeCase } from '../../harness/auth/client-probe-cases.ts';
 import { AUTH_MODES, type AuthMode } from '../../harness/config/define-config.ts';
-import type { ResolvedConfig } from '../../harness/config/load-config.ts';
 import { judgeClientProbe, type ClientProbeEvidence } from '../../harness/auth/client-probe-verdict.ts';
 import type { ListenerRecord, RecordedRequest } from '../../harness/auth/hostile-listener.ts';
 import type { Scenario } from '../../harness/scenarios/types.ts';
+import { resolvedConfig } from './support/resolved-config.ts';
 import { okResponse, toolBeforeRequest } from './support/intercept-messages.ts';
 
 const POSITIVE: Scenario = {
@@ -198,22 +198,7 @@ describe('cases and plan', () => {
     adapterFile: `/sdk/${name}/interop/adapter.json`,
     manifest: { language: name, server: ['server'], client: ['client'], ...(auth ? { auth } : {}) },
   });
-  const config = (overrides: Partial<ResolvedConfig> = {}): ResolvedConfig => ({
-    file: '/cfg/adapters.config.ts',
-    dir: '/cfg',
-    schemas: '/cfg/schemas',
-    scenarios: { core: '/cfg/scenarios.json' },
-    adapters: [],
-    transports: ['http', 'stdio'],
-    auth: [...AUTH_MODES],
-    pairings: null,
-    watchdogs: { startupMs: 1000, runMs: 1000 },
-    parallelism: 2,
-    reports: '/cfg/reports',
-    baseline: null,
-    blind: false,
-    ...overrides,
-  });
+  const config = resolvedConfig;
   const all = (list: LoadedAdapter[]) => new Map(list.map((entry) => [entry.name, entry]));
 
   test('the cases of each mode; none for none', () => {

@@ -10,6 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { applyBaseline } from '../../harness/baseline/apply-baseline.ts';
+import { configuredRows } from '../../harness/baseline/configured-rows.ts';
+import { loadConfig, projectRoot } from '../../harness/config/load-config.ts';
 import { Baseline, BaselineError, parseBaseline } from '../../harness/baseline/baseline.ts';
 import { rewriteBaseline, staleWildcardEntries } from '../../harness/baseline/rewrite.ts';
 import { fixtureAdapter, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, SELFTEST_SCENARIO_IDS, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
@@ -69,6 +71,18 @@ describe('the baseline file', () => {
     const seen = (verdict: string, state: 'expected-failure' | 'listed-passed') => ({ project: 'core', group: 'py→go http/bearer', id: verdict, verdict, state: { state, reason: 'w', entry, index: 1 } });
     expect(staleWildcardEntries([seen('passed', 'listed-passed'), seen('passed', 'listed-passed')])).toEqual([entry]);
     expect(staleWildcardEntries([seen('passed', 'listed-passed'), seen('expected-failure', 'expected-failure')])).toEqual([]);
+  });
+});
+
+describe('configuredRows (what an entry may name)', () => {
+  test('the default config defines rows in every family a baseline can name', async () => {
+    const config = await loadConfig({ file: path.join(projectRoot(), 'adapters.config.ts') });
+    const rows = await configuredRows(config);
+    const projects = new Set(rows.map((row) => row.project));
+    expect([...projects].sort()).toEqual(['auth', 'catalogue', 'core', 'isolation', 'lifecycle']);
+    expect(rows).toContainEqual({ project: 'isolation', group: 'reference→reference http/bearer', id: 'sender-isolation' });
+    expect(rows).toContainEqual({ project: 'catalogue', group: 'reference→reference stdio/none', id: expect.any(String) });
+    expect(rows).toContainEqual({ project: 'lifecycle', group: 'reference mtls', id: 'receiver/raw-upload' });
   });
 });
 

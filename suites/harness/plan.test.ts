@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AdapterError, loadAdapter } from '../../harness/adapters/adapter-manifest.ts';
 import type { LoadedAdapter } from '../../harness/adapters/types.ts';
 import { AUTH_MODES, type AuthMode } from '../../harness/config/define-config.ts';
-import type { ResolvedConfig } from '../../harness/config/load-config.ts';
 import { httpServersNeeded, isRunnable, notRunReason, planMatrix, unsupportedReason } from '../../harness/runs/plan.ts';
+import { resolvedConfig } from './support/resolved-config.ts';
 import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, SELFTEST_SCENARIO_IDS, type ChildRunDirs } from './support/child-vitest-run.ts';
 import { killRecorded, recordedPids, survivorsAfter } from './support/recorded-pids.ts';
 import { groupRows, type JsonAssertion } from './support/vitest-json-report.ts';
@@ -27,24 +27,7 @@ function adapter(name: string, auth?: AuthMode[]): LoadedAdapter {
   };
 }
 
-function config(overrides: Partial<ResolvedConfig> = {}): ResolvedConfig {
-  return {
-    file: '/cfg/adapters.config.ts',
-    dir: '/cfg',
-    schemas: '/cfg/schemas',
-    scenarios: { core: '/cfg/scenarios.json' },
-    adapters: [],
-    transports: ['http', 'stdio'],
-    auth: [...AUTH_MODES],
-    pairings: null,
-    watchdogs: { startupMs: 1000, runMs: 1000 },
-    parallelism: 2,
-    reports: '/cfg/reports',
-    baseline: null,
-    blind: false,
-    ...overrides,
-  };
-}
+const config = resolvedConfig;
 
 function adapters(...list: LoadedAdapter[]): Map<string, LoadedAdapter> {
   return new Map(list.map((entry) => [entry.name, entry]));
