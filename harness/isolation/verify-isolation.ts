@@ -4,6 +4,7 @@
 
 import type { StepScenario } from '../lifecycle/scenario-types.ts';
 import type { Check, LifecycleVerification } from '../verify/lifecycle/findings.ts';
+import { LABEL as LIFECYCLE_LABEL } from '../verify/lifecycle/labels.ts';
 import { jsonEqual } from '../protocol/json.ts';
 import type { ScriptEvidence, ScriptVerifier } from '../runs/lifecycle-runner.ts';
 import type { Capture } from './capture-origin.ts';
@@ -69,8 +70,20 @@ export function isolationVerifier(
       actual: { ...((result.actual as object | undefined) ?? {}), uploadStatuses: [] },
     }));
     const events = lifecycle({ ...evidence, rows, report: { ...report, results } });
-    return { runFailures: [...runFailures, ...events.runFailures], rows: events.rows };
+    return { runFailures: [...runFailures, ...events.runFailures.map(chargeOwnServerUploads)], rows: events.rows };
   };
+}
+
+/**
+ * §5: the event path is verified without upload steps, so an upload receipt of the sender's own
+ * receiver is an upload the sender made there besides its one to the independent origin. The
+ * lifecycle verifier charges a receipt count that disagrees with the steps to `client or server`
+ * (a skipped upload and a receiver's bookkeeping look alike there); here no step uploads to that
+ * receiver at all, and it is the sender's own SDK, so the finding is the sender's.
+ */
+function chargeOwnServerUploads(check: Check): Check {
+  if (check.label !== LIFECYCLE_LABEL.uploadMultiplicity) return check;
+  return { ...check, party: 'client', message: `${check.message}: the sender also uploaded to its own server's uploadEndpoint (SENDER-ISOLATION-RULES §5: its one upload goes to the independent origin)` };
 }
 
 function withoutUpload(row: StepScenario): StepScenario {

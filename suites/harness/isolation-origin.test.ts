@@ -201,6 +201,21 @@ describe('the isolation verifier around the lifecycle verifier', () => {
     expect(run([good], report([204])).runFailures.map((check) => check.label)).toEqual([LABELS.confirmed]);
     expect(run([good], undefined).runFailures.map((check) => check.label)).toEqual([LABELS.result]);
   });
+  test("an upload receipt of the sender's own receiver is charged to the sender (§5); other event findings keep their party", () => {
+    const events: ScriptVerifier<StepScenario> = () => ({
+      runFailures: [
+        { label: 'upload multiplicity mismatch', party: 'client or server', message: '1 upload receipt(s) not consumed by a content upload confirmation, but the selected scenarios have 0 upload step(s)' },
+        { label: 'received: exact attempt multiplicity mismatch', party: 'client or server', message: 'two receipts' },
+      ],
+      rows: new Map([[row.id, []]]),
+    });
+    const verified = isolationVerifier(() => [good], { size: 274, sha256: isolationHash() }, events)({ rows: [row], transport: 'stdio', report: report([201]), receipts: { entries: [] }, exitCode: 0, clientLanguage: 'typescript' });
+    expect(verified.runFailures.map((check) => [check.label, check.party])).toEqual([
+      ['upload multiplicity mismatch', 'client'],
+      ['received: exact attempt multiplicity mismatch', 'client or server'],
+    ]);
+    expect(verified.runFailures[0]!.message).toContain("the sender also uploaded to its own server's uploadEndpoint");
+  });
   test('(f) no capture fails the case, without quoting any header value', () => {
     const failures = run([], report([201])).runFailures;
     expect(failures.map((check) => check.label)).toEqual([LABELS.count]);
