@@ -69,12 +69,13 @@ for (const file of FILES) {
     });
 
     describe('§7 Reject', () => {
-      test('entries [] → (7), (13)', () => {
+      test('entries [] → (7), (13) on every row that sends', () => {
         const c = http();
         c.entries.length = 0;
         const v = verifyCase(c);
         expect(allLabels(v)).toEqual([L.evidence, L.discoveryCount].sort());
-        expect(catalogueLabels(v).rows).toEqual({ [rows[0]!.id]: [L.evidence] });
+        const sending = rows.filter((row) => row.expected.sent.length > 0).map((row) => [row.id, [L.evidence]]);
+        expect(catalogueLabels(v).rows).toEqual(Object.fromEntries(sending));
       });
 
       test('last result removed → (4), (5)', () => {
@@ -105,15 +106,16 @@ for (const file of FILES) {
         expect(catalogueLabels(verifyCase(c))).toEqual({ run: [], rows: { [file.askRow]: [L.mismatch(file.askRow)] } });
       });
 
-      test('all rejected entries removed → (13)', () => {
+      test('all rejected entries removed → (13) on exactly the rows that expect a rejection', () => {
         const c = http();
-        const firstRejected = c.entries.find((e) => e.kind === 'rejected')!;
+        const owners = [...new Set(c.entries.filter((e) => e.kind === 'rejected').map((e) => ownerOf(c, e)))];
         const kept = c.entries.filter((e) => e.kind !== 'rejected');
         expect(kept.length).toBeLessThan(c.entries.length);
         c.entries.splice(0, c.entries.length, ...kept);
         const v = verifyCase(c);
         expect(allLabels(v)).toEqual([L.evidence]);
-        expect(Object.keys(catalogueLabels(v).rows)).toEqual([ownerOf(c, firstRejected)]);
+        expect(Object.keys(catalogueLabels(v).rows)).toEqual(owners);
+        for (const owner of owners) expect(v.rows.get(owner)![0]!.message).toMatch(/the receiver recorded nothing for sent\[\d\] of this row \(expected rejected/);
       });
 
       test('report discovery with events:[] → (9)', () => {
@@ -330,14 +332,33 @@ describe('§6 checks one at a time (our fixture)', () => {
     expect(v.runFailures).toEqual([]);
   });
 
-  test('(13) two entries swapped: the first differing entry names its row', () => {
+  test('(13) two entries swapped: the entry recorded out of order names its row, and only that row', () => {
     const c = http();
     const [a, b] = [3, 4];
     [c.entries[a], c.entries[b]] = [c.entries[b]!, c.entries[a]!];
     const owner = ownerOf(c, c.entries[b]!);
     const v = verifyCase(c);
     expect(catalogueLabels(v)).toEqual({ run: [], rows: { [owner]: [L.evidence] } });
-    expect(v.rows.get(owner)![0]!.message).toMatch(/^delivery entry 3 of \d+ expected: entries\[3\]/);
+    expect(v.rows.get(owner)![0]!.message).toMatch(/^delivery entry 3 of \d+ expected: the expected observed of event "[^"]+" for sent\[0\] of this row is recorded out of order, at entries\[4\]$/);
+  });
+
+  test('(13) entries dropped from two rows far apart: both rows fail and every row between passes', () => {
+    const c = http();
+    const deliveries = c.entries.filter((e) => e.kind !== 'discovery');
+    const [first, last] = [deliveries[1]!, deliveries.at(-2)!];
+    c.entries.splice(0, c.entries.length, ...c.entries.filter((e) => e !== first && e !== last));
+    const v = verifyCase(c);
+    expect(catalogueLabels(v)).toEqual({ run: [], rows: { [ownerOf(c, first)]: [L.evidence], [ownerOf(c, last)]: [L.evidence] } });
+  });
+
+  test('(13) an entry altered in place fails its row with the difference, and no row after it', () => {
+    const c = http();
+    const observed = c.entries.filter((e) => e.kind === 'observed')[2]!;
+    const owner = ownerOf(c, observed);
+    observed.eventId = 'not-the-event';
+    const v = verifyCase(c);
+    expect(catalogueLabels(v)).toEqual({ run: [], rows: { [owner]: [L.evidence] } });
+    expect(v.rows.get(owner)![0]!.message).toMatch(/^delivery entry 3 of \d+ expected: entries\[3\] is not the expected observed .*: changed eventId from "[^"]+" to "not-the-event"$/);
   });
 
   test('(13) a rejection recorded as observed (the receiver skipped its lineage check)', () => {

@@ -12,8 +12,9 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { fixtureAdapter, referenceAdapter, removeChildRun, type ChildConfig, type ChildRun, type ChildRunOptions } from './support/child-vitest-run.ts';
+import { fixtureAdapter, referenceAdapter, removeChildRun, type ChildConfig, type ChildRunOptions } from './support/child-vitest-run.ts';
 import { completeChildRun, expectClean, GONE_MS, type CompletedRun } from './support/completed-child-run.ts';
+import { allRows, expectRows, type Failing } from './support/expect-labelled-rows.ts';
 import { groupRows } from './support/vitest-json-report.ts';
 
 /** Bound for one whole child vitest run (boot + globalSetup + the group runs + teardown); they run side by side. */
@@ -74,40 +75,6 @@ function lifecycleRun(title: string, name: string, config: ChildConfig, options:
 /** The recorded processes of `role` still alive after the run (`pid (role)`). */
 function survivorsOf(run: CompletedRun, role: string): string[] {
   return run.survivors.filter((survivor) => survivor.endsWith(` (${role})`));
-}
-
-/** What one failing row must show: exactly these labels, each as `[label]` in its message, plus the needles. */
-interface Failing {
-  labels: string[];
-  needles?: string[];
-}
-
-/**
- * The rows of `group` are exactly `ids`; those in `failing` fail with exactly their labels (the row's
- * recorded `errors`) and messages, and every other row passes.
- */
-function expectRows(run: ChildRun, group: string, ids: readonly string[], failing: Record<string, Failing>): void {
-  expect(run.rows.length, `the child wrote no JSON report rows; its output:\n${run.output.slice(-4000)}`).toBeGreaterThan(0);
-  const rows = groupRows(run.rows, group);
-  expect(rows.map((row) => row.title), `rows of ${group}`).toEqual([...ids]);
-  for (const row of rows) {
-    const message = row.failureMessages.join('\n');
-    const expected = failing[row.title];
-    if (expected === undefined) {
-      expect(row.status, `${row.fullName} should pass; it failed with:\n${message}`).toBe('passed');
-      continue;
-    }
-    expect(row.status, `${row.fullName} should fail`).toBe('failed');
-    expect(new Set(row.meta?.ahpMatrix?.errors ?? []), `${row.fullName}: its labels; the message:\n${message}`).toEqual(new Set(expected.labels));
-    for (const needle of [...expected.labels.map((label) => `[${label}]`), ...(expected.needles ?? [])]) {
-      expect(message, `${row.fullName}: the failure message should contain ${JSON.stringify(needle)}`).toContain(needle);
-    }
-  }
-}
-
-/** Every row of `ids` failing the same way. */
-function allRows(ids: readonly string[], failing: Failing): Record<string, Failing> {
-  return Object.fromEntries(ids.map((id) => [id, failing]));
 }
 
 const BOTH = ['http', 'stdio'] as const;

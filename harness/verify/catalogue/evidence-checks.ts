@@ -1,8 +1,9 @@
 // The receiver's delivery evidence (CATALOGUE-RULES §6 (12)–(13)). From the fixture alone: each sent
 // message of each row, in order, paired with its expected delivery, becomes the exact entry an honest
 // receiver appends — `observed` for an accepted one, `rejected` with its errorKind otherwise. The
-// receiver's non-discovery entries, in order, must be exactly that list. One mismatch is reported
-// once, at the first differing entry, and charged to the row that entry belongs to.
+// receiver's non-discovery entries, in order, must be exactly that list (upstream reports one label
+// for the group). Here every difference is charged to the row it touches, the label once per row,
+// or to the run when no row owns it, so a lie fails exactly the rows whose evidence it changed.
 
 import { observedEntry, rejectedEntry } from '../../catalogue/receipt-entries.ts';
 import type { CatalogueScenario } from '../../catalogue/scenario-types.ts';
@@ -10,6 +11,7 @@ import { isJsonObject, jsonEqual, type JsonObject } from '../../protocol/json.ts
 import { jsonDiff } from '../../protocol/json-diff.ts';
 import type { ProtocolValidators } from '../../protocol/validator-types.ts';
 import type { Findings } from '../lifecycle/findings.ts';
+import { alignmentGaps } from './entry-alignment.ts';
 import { CATALOGUE_LABEL, schemaErrorLabel } from './labels.ts';
 
 export type EvidenceValidators = Pick<ProtocolValidators, 'observeNotification'>;
@@ -43,31 +45,59 @@ export function expectedEvidence(rows: readonly CatalogueScenario[], validators:
   return expected;
 }
 
-/** (13): the receiver's entries other than discovery, in order, are exactly the expected ones. */
+/**
+ * (13): the receiver's entries other than discovery, in order, are exactly the expected ones. The
+ * lists are aligned (entry-alignment.ts) and every difference is charged where it belongs: a
+ * missing, altered or misplaced entry to the row that expects it, an extra one to the row whose
+ * message it carries, or to the run when it carries none. Each row, and the run, gets the label
+ * once, with its differences in order.
+ */
 export function checkEvidence(entries: readonly JsonObject[], expected: readonly ExpectedEntry[], rows: readonly CatalogueScenario[], findings: Findings): void {
   const actual = entries.flatMap((entry, index) => (entry.kind === 'discovery' ? [] : [{ entry, index }]));
-  const length = Math.max(actual.length, expected.length);
-  for (let i = 0; i < length; i++) {
-    const want = expected[i];
-    const got = actual[i];
-    if (want !== undefined && got !== undefined && jsonEqual(want.entry, got.entry)) continue;
-    const position = `delivery entry ${i + 1} of ${expected.length} expected`;
-    if (want === undefined) {
-      const owner = rows.find((row) => row.expected.sent.some((message) => jsonEqual(message, got!.entry.message)));
-      const message = `${position}: the receiver recorded an extra entries[${got!.index}] (${describeEntry(got!.entry)}) after every expected one`;
-      findings.rowOrRun(owner?.id, CATALOGUE_LABEL.evidenceMismatch, 'client or server', owner === undefined ? message : `${message}; it carries a message of this row`);
-    } else if (got === undefined) {
-      findings.row(want.rowId, CATALOGUE_LABEL.evidenceMismatch, 'client or server', `${position}: the receiver recorded nothing for sent[${want.sentIndex}] of this row (expected ${describeEntry(want.entry)})`);
-    } else {
-      findings.row(
+  const gaps = alignmentGaps(
+    expected.map((want) => want.entry),
+    actual.map((got) => got.entry),
+    jsonEqual,
+  );
+  const problems = new Map<string | undefined, string[]>();
+  const charge = (rowId: string | undefined, problem: string): void => {
+    problems.set(rowId, [...(problems.get(rowId) ?? []), problem]);
+  };
+  const position = (k: number): string => `delivery entry ${k + 1} of ${expected.length} expected`;
+  const missing: number[] = [];
+  const extra: number[] = [];
+  for (const gap of gaps) {
+    // Within one gap, entries on both sides stand in for each other, in order: altered ones.
+    const paired = Math.min(gap.expected.length, gap.actual.length);
+    for (let p = 0; p < paired; p++) {
+      const want = expected[gap.expected[p]!]!;
+      const got = actual[gap.actual[p]!]!;
+      charge(
         want.rowId,
-        CATALOGUE_LABEL.evidenceMismatch,
-        'client or server',
-        `${position}: entries[${got.index}] is not the expected ${describeEntry(want.entry)} for sent[${want.sentIndex}] of this row: ${jsonDiff(want.entry, got.entry).join('; ')}`,
+        `${position(gap.expected[p]!)}: entries[${got.index}] is not the expected ${describeEntry(want.entry)} for sent[${want.sentIndex}] of this row: ${jsonDiff(want.entry, got.entry).join('; ')}`,
       );
     }
-    return;
+    missing.push(...gap.expected.slice(paired));
+    extra.push(...gap.actual.slice(paired));
   }
+  for (const k of missing) {
+    const want = expected[k]!;
+    // An entry missing here and extra elsewhere was recorded, but out of order.
+    const moved = extra.findIndex((a) => jsonEqual(actual[a]!.entry, want.entry));
+    if (moved >= 0) {
+      const got = actual[extra.splice(moved, 1)[0]!]!;
+      charge(want.rowId, `${position(k)}: the expected ${describeEntry(want.entry)} for sent[${want.sentIndex}] of this row is recorded out of order, at entries[${got.index}]`);
+    } else {
+      charge(want.rowId, `${position(k)}: the receiver recorded nothing for sent[${want.sentIndex}] of this row (expected ${describeEntry(want.entry)})`);
+    }
+  }
+  for (const a of extra) {
+    const got = actual[a]!;
+    const owner = rows.find((row) => row.expected.sent.some((message) => jsonEqual(message, got.entry.message)));
+    const problem = `the receiver recorded an extra entries[${got.index}] (${describeEntry(got.entry)}) that no expected entry accounts for`;
+    charge(owner?.id, owner === undefined ? problem : `${problem}; it carries a message of this row`);
+  }
+  for (const [rowId, list] of problems) findings.rowOrRun(rowId, CATALOGUE_LABEL.evidenceMismatch, 'client or server', list.join('; '));
 }
 
 function describeEntry(entry: JsonObject): string {

@@ -1,9 +1,9 @@
-// Runs a REAL vitest project (`core`, `auth`, `lifecycle`) as a child process against a JSON config, the
-// way vitest's own repo tests itself: `node vitest.mjs run --project <p> --reporter=json --outputFile=...`,
-// then reads the JSON reporter output (./vitest-json-report.ts). Every run gets its own folder: config,
-// scenario subsets (core, and lifecycle when asked), reports, a pid dir the broken-* and lying-* fixtures
-// record their pids in (./recorded-pids.ts), and one private TMPDIR per child so the temp dirs of exactly
-// that child can be checked afterwards.
+// Runs a REAL vitest project (`core`, `auth`, `lifecycle`, `catalogue`) as a child process against a JSON
+// config, the way vitest's own repo tests itself: `node vitest.mjs run --project <p> --reporter=json
+// --outputFile=...`, then reads the JSON reporter output (./vitest-json-report.ts). Every run gets its
+// own folder: config, scenario subsets (core, and lifecycle and catalogue when asked), reports, a pid
+// dir the broken-* and lying-* fixtures record their pids in (./recorded-pids.ts), and one private
+// TMPDIR per child so the temp dirs of exactly that child can be checked afterwards.
 
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -44,6 +44,8 @@ export interface ChildConfig {
   baseline?: string;
   /** Rows of fixtures/lifecycle-scenarios.json for `scenarios.lifecycle` (default: no lifecycle file in the config). */
   lifecycleScenarioIds?: readonly string[];
+  /** Rows of fixtures/catalogue-scenarios.json for `scenarios.catalogue`, in the order given (default: no catalogue file in the config). */
+  catalogueScenarioIds?: readonly string[];
 }
 
 export interface ChildRunDirs {
@@ -52,6 +54,8 @@ export interface ChildRunDirs {
   scenarioFile: string;
   /** The lifecycle scenario subset; written only when the config asked for `lifecycleScenarioIds`. */
   lifecycleScenarioFile: string;
+  /** The catalogue scenario subset; written only when the config asked for `catalogueScenarioIds`. */
+  catalogueScenarioFile: string;
   reportsDir: string;
   /** Where the broken-* fixtures record their pids (AHP_SELFTEST_PID_DIR of every child). */
   pidDir: string;
@@ -65,6 +69,7 @@ export function prepareChildRun(name: string, config: ChildConfig): ChildRunDirs
     configFile: path.join(dir, 'config.json'),
     scenarioFile: path.join(dir, 'scenarios.json'),
     lifecycleScenarioFile: path.join(dir, 'lifecycle-scenarios.json'),
+    catalogueScenarioFile: path.join(dir, 'catalogue-scenarios.json'),
     reportsDir: path.join(dir, 'reports'),
     pidDir: path.join(dir, 'pids'),
   };
@@ -75,7 +80,11 @@ export function prepareChildRun(name: string, config: ChildConfig): ChildRunDirs
     writeSubset(dirs.lifecycleScenarioFile, 'lifecycle-scenarios.json', config.lifecycleScenarioIds);
     scenarios.lifecycle = dirs.lifecycleScenarioFile;
   }
-  const { scenarioIds: _ids, lifecycleScenarioIds: _lifecycleIds, ...rest } = config;
+  if (config.catalogueScenarioIds !== undefined) {
+    writeSubset(dirs.catalogueScenarioFile, 'catalogue-scenarios.json', config.catalogueScenarioIds);
+    scenarios.catalogue = dirs.catalogueScenarioFile;
+  }
+  const { scenarioIds: _ids, lifecycleScenarioIds: _lifecycleIds, catalogueScenarioIds: _catalogueIds, ...rest } = config;
   writeFileSync(
     dirs.configFile,
     `${JSON.stringify(
