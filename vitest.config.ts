@@ -15,6 +15,7 @@ export default defineConfig({
     // `--reporter=...` on the command line replaces this list; matrixReports() adds ours back.
     reporters: ['default', MATRIX_REPORTER],
     sequence: { sequencer: ShardSequencer },
+    experimental: { fsModuleCache: true },
     projects: [
       {
         test: {

@@ -10,7 +10,7 @@
 // vitest, to measure a "before"). Nothing is asserted: figures are printed next to their goals.
 
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,11 +23,18 @@ const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 interface ProcessSample {
   cpuMs: number;
-  adapter: boolean;
+  /** `adapter`, or the harness part the process belongs to. */
+  kind: string;
 }
 
-/** Every live process's CPU so far, classified by its command line (adapter process or not). */
-function sampleProcesses(into: Map<number, ProcessSample>, isAdapter: (cmdline: string) => boolean): void {
+/** What the classifier sees of a process: its command line and working directory. */
+interface ProcessFacts {
+  cmdline: string;
+  cwd: string;
+}
+
+/** Every live process's CPU so far, classified once. */
+function sampleProcesses(into: Map<number, ProcessSample>, classify: (facts: ProcessFacts) => string): void {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -42,7 +49,7 @@ function sampleProcesses(into: Map<number, ProcessSample>, isAdapter: (cmdline: 
       const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
       const known = into.get(Number(entry));
       if (known) known.cpuMs = Math.max(known.cpuMs, cpuMs);
-      else into.set(Number(entry), { cpuMs, adapter: isAdapter(readFileSync(`/proc/${entry}/cmdline`, 'latin1').replace(/\0/g, ' ')) });
+      else into.set(Number(entry), { cpuMs, kind: classify({ cmdline: readFileSync(`/proc/${entry}/cmdline`, 'latin1').replace(/\0/g, ' '), cwd: readlinkSync(`/proc/${entry}/cwd`) }) });
     } catch {
       // gone meanwhile
     }
@@ -55,15 +62,17 @@ interface TimedRun {
   totalCpuMs: number;
   /** CPU of adapter processes, sampled from /proc (short-lived ones may be undercounted a little). */
   adapterCpuMs: number;
+  /** Sampled CPU by process kind (adapter and the harness parts). */
+  byKind: Map<string, number>;
   exitCode: number;
 }
 
 /** Runs `argv` under bash so `times` reports the CPU of the whole tree; samples adapter CPU meanwhile. */
-function timedRun(argv: string[], cwd: string, env: NodeJS.ProcessEnv, isAdapter: (cmdline: string) => boolean): Promise<TimedRun> {
+function timedRun(argv: string[], cwd: string, env: NodeJS.ProcessEnv, classify: (facts: ProcessFacts) => string): Promise<TimedRun> {
   const before = new Set<number>();
   for (const entry of readdirSync('/proc')) if (/^\d+$/.test(entry)) before.add(Number(entry));
   const samples = new Map<number, ProcessSample>();
-  const timer = setInterval(() => sampleProcesses(samples, isAdapter), 50);
+  const timer = setInterval(() => sampleProcesses(samples, classify), 50);
   const started = performance.now();
   return new Promise((resolve) => {
     execFile('bash', ['-c', '"$@" > /dev/null 2>&1; code=$?; times; exit $code', 'bench', ...argv], { cwd, env, maxBuffer: 1 << 24 }, (error, stdout) => {
@@ -72,15 +81,16 @@ function timedRun(argv: string[], cwd: string, env: NodeJS.ProcessEnv, isAdapter
       const lines = stdout.trim().split('\n');
       const children = lines.at(-1)?.match(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/);
       const totalCpuMs = children ? (Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4])) * 1000 : Number.NaN;
-      const adapterCpuMs = [...samples].filter(([pid, sample]) => !before.has(pid) && sample.adapter).reduce((sum, [, sample]) => sum + sample.cpuMs, 0);
-      resolve({ wallMs, totalCpuMs, adapterCpuMs, exitCode: error && typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 0 });
+      const byKind = new Map<string, number>();
+      for (const [pid, sample] of samples) if (!before.has(pid)) byKind.set(sample.kind, (byKind.get(sample.kind) ?? 0) + sample.cpuMs);
+      resolve({ wallMs, totalCpuMs, adapterCpuMs: byKind.get('adapter') ?? 0, byKind, exitCode: error && typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 0 });
     });
   });
 }
 
-/** The default grid: the reference adapter, all modes, both transports, the core rows ×4 under fresh ids. */
-function defaultGrid(work: string): string {
-  const source = JSON.parse(readFileSync(path.join(projectRoot(), 'fixtures', 'scenarios.json'), 'utf8')) as { scenarios: Array<Record<string, unknown>> };
+/** The default grid (of the checkout at `root`): the reference adapter, all modes, both transports, the core rows ×4 under fresh ids. */
+function defaultGrid(work: string, root: string): string {
+  const source = JSON.parse(readFileSync(path.join(root, 'fixtures', 'scenarios.json'), 'utf8')) as { scenarios: Array<Record<string, unknown>> };
   const rename = (value: unknown, from: string, to: string): unknown => JSON.parse(JSON.stringify(value).split(JSON.stringify(from)).join(JSON.stringify(to)));
   const scenarios = [1, 2, 3, 4].flatMap((copy) => source.scenarios.map((row) => rename(row, row.id as string, `${row.id as string}~${copy}`)));
   const scenarioFile = path.join(work, 'grid-scenarios.json');
@@ -89,9 +99,9 @@ function defaultGrid(work: string): string {
   writeFileSync(
     config,
     JSON.stringify({
-      schemas: path.join(projectRoot(), 'schemas'),
+      schemas: path.join(root, 'schemas'),
       scenarios: { core: scenarioFile },
-      adapters: [{ name: 'reference', cwd: path.join(projectRoot(), 'adapters', 'reference') }],
+      adapters: [{ name: 'reference', cwd: path.join(root, 'adapters', 'reference') }],
       transports: ['http', 'stdio'],
       auth: ['none', 'bearer', 'oauth', 'mtls', 'workload'],
       parallelism: os.availableParallelism(),
@@ -101,7 +111,21 @@ function defaultGrid(work: string): string {
   return config;
 }
 
-const isReferenceAdapter = (cmdline: string): boolean => /adapters\/reference\/(server|client|lifecycle-server|lifecycle-client)\.ts/.test(cmdline);
+/**
+ * Adapter processes are those started in an adapter's folder (adapter.json commands run there); the
+ * harness's supervisors start there too. Harness processes are split by their part.
+ */
+const classifyUnder =
+  (root: string) =>
+  ({ cmdline, cwd }: ProcessFacts): string => {
+    if (cmdline.includes('supervisor.mjs')) return 'supervisors';
+    if (cmdline.includes('stdio-relay.mjs')) return 'stdio relays';
+    const adapters = path.join(root, 'adapters', 'reference');
+    if (cwd === adapters || cwd.startsWith(adapters + path.sep)) return 'adapter';
+    if (/vitest\.mjs/.test(cmdline)) return 'vitest main';
+    if (/vitest/.test(cmdline)) return 'vitest workers';
+    return 'other';
+  };
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 const verdict = (ok: boolean): string => (ok ? 'meets the goal' : 'MISSES the goal');
 
@@ -133,22 +157,24 @@ export const gridBench: Bench = {
     const cores = os.availableParallelism();
     const work = mkdtempSync(path.join(os.tmpdir(), 'ahp-bench-grid-'));
     try {
-      const config = process.env.AHP_BENCH_GRID_CONFIG ?? defaultGrid(work);
+      const config = process.env.AHP_BENCH_GRID_CONFIG ?? defaultGrid(work, root);
       const env = { ...process.env, AHP_CONFIG: config };
       const vitest = [process.execPath, path.join(root, 'node_modules', 'vitest', 'vitest.mjs')];
       out.section(`Grid (${root === projectRoot() ? 'this checkout' : root}; ${cores} cores; config ${process.env.AHP_BENCH_GRID_CONFIG ?? 'reference adapter, 5 modes × http + stdio, core rows ×4'})`);
 
-      const grid = await timedRun([...vitest, 'run', '--project', 'core'], root, env, isReferenceAdapter);
+      const grid = await timedRun([...vitest, 'run', '--project', 'core'], root, env, classifyUnder(root));
       const floor = grid.totalCpuMs / cores;
       const harnessCpu = grid.totalCpuMs - grid.adapterCpuMs;
       out.line(`  wall time                ${seconds(grid.wallMs)}${grid.exitCode === 0 ? '' : ` (the run failed: exit ${grid.exitCode})`}`);
       out.line(`  CPU: total ${seconds(grid.totalCpuMs)} = adapters ${seconds(grid.adapterCpuMs)} + harness ${seconds(harnessCpu)}`);
+      const parts = [...grid.byKind].filter(([kind]) => kind !== 'adapter').sort((a, b) => b[1] - a[1]);
+      out.line(`    sampled harness parts: ${parts.map(([kind, ms]) => `${kind} ${seconds(ms)}`).join(', ')}`);
       out.line(`  utilisation              ${(grid.totalCpuMs / grid.wallMs).toFixed(2)} of ${cores} cores`);
       out.line(`  wall ÷ (CPU ÷ cores)      ${(grid.wallMs / floor).toFixed(2)}   goal ≤ 1.15: ${verdict(grid.wallMs / floor <= 1.15)}`);
       out.line(`  harness share of CPU     ${((harnessCpu / grid.totalCpuMs) * 100).toFixed(1)} %   goal < 10 %: ${verdict(harnessCpu / grid.totalCpuMs < 0.1)}`);
 
       const one = '^reference→reference http/none permission\\.deny$';
-      const cold = await timedRun([...vitest, 'run', '--project', 'core', '-t', one], root, { ...env, AHP_CONFIG: path.join(root, 'adapters.config.ts') }, isReferenceAdapter);
+      const cold = await timedRun([...vitest, 'run', '--project', 'core', '-t', one], root, { ...env, AHP_CONFIG: path.join(root, 'adapters.config.ts') }, classifyUnder(root));
       out.line(`  cold -t of one row       ${seconds(cold.wallMs)}   goal ≤ 5 s: ${verdict(cold.wallMs <= 5000)}`);
       const watch = await watchRerun(root, { ...env, AHP_CONFIG: path.join(root, 'adapters.config.ts') }, one);
       if (watch) out.line(`  the same rerun in watch  ${seconds(watch.rerunMs)}   goal ≤ 1.5 s: ${verdict(watch.rerunMs <= 1500)} (first run ${seconds(watch.firstMs)})`);

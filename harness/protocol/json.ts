@@ -34,6 +34,36 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * A string that two JSON values (as parsed, plus `undefined` and `NaN`) share exactly when `jsonEqual`
+ * holds for them (object keys sorted; `NaN`, `undefined` and the infinities spelled apart from any JSON
+ * text): a Map key, so that finding a
+ * message among n scenarios costs one lookup instead of n deep comparisons.
+ */
+export function jsonKey(value: unknown): string {
+  if (value === undefined) return 'u';
+  if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : `n${String(value)}`;
+  if (typeof value !== 'object' || value === null) return typeof value === 'string' || typeof value === 'boolean' || value === null ? JSON.stringify(value) : `?${typeof value}:${String(value)}`;
+  if (Array.isArray(value)) return `[${value.map(jsonKey).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  return `{${Object.keys(record)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${jsonKey(record[key])}`)
+    .join(',')}}`;
+}
+
+/** The first item for each key (as `Array.find` with `jsonEqual` would pick it); items whose key is undefined are left out. */
+export function indexByJson<T>(items: readonly T[], keyOf: (item: T) => unknown): Map<string, T> {
+  const index = new Map<string, T>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key === undefined) continue;
+    const text = jsonKey(key);
+    if (!index.has(text)) index.set(text, item);
+  }
+  return index;
+}
+
+/**
  * A structural copy, so that staged state can never alias a caller's objects. A direct walk is
  * several times faster than a JSON round trip, and the oracle copies on every accepted response.
  */

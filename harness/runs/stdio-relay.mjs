@@ -48,6 +48,8 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { ReceiptTail } from './receipt-tail.mjs';
+
 const argv = process.argv.slice(2);
 function arg(name) {
   const i = argv.indexOf(name);
@@ -267,7 +269,7 @@ function controlEndpoint() {
 }
 controlEndpoint(); // start watching right away
 
-async function controlCall(method, route, body, timeoutMs = controlTimeoutMs) {
+async function controlCall(method, route, body, timeoutMs = controlTimeoutMs, { raw = false } = {}) {
   const endpoint = await controlEndpoint();
   if (endpoint === null) return { ok: false, why: 'the server never became ready' };
   const base = endpoint.endsWith('/') ? endpoint : `${endpoint}/`;
@@ -278,6 +280,11 @@ async function controlCall(method, route, body, timeoutMs = controlTimeoutMs) {
       signal: AbortSignal.timeout(timeoutMs),
       ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     });
+    if (raw) {
+      const bytes = Buffer.from(await response.arrayBuffer());
+      if (response.status < 200 || response.status > 299) return { ok: false, why: `${method} /${route} answered HTTP ${response.status}` };
+      return { ok: true, bytes };
+    }
     const text = await response.text();
     if (response.status < 200 || response.status > 299) return { ok: false, why: `${method} /${route} answered HTTP ${response.status}` };
     try {
@@ -291,7 +298,7 @@ async function controlCall(method, route, body, timeoutMs = controlTimeoutMs) {
 }
 
 // ----- receipts: delta snapshots ---------------------------------------------------------------------
-let knownReceipts = 0;
+const receiptTail = new ReceiptTail();
 let snapshotChain = Promise.resolve();
 /** Appends the receipts the server reports beyond those already recorded. Serialised. */
 function snapshot(reason, timeoutMs) {
@@ -300,18 +307,16 @@ function snapshot(reason, timeoutMs) {
 }
 async function takeSnapshot(reason, timeoutMs) {
   if (serverExited) return;
-  const answer = await controlCall('GET', 'receipts', undefined, timeoutMs);
+  const known = receiptTail.count;
+  const answer = await controlCall('GET', 'receipts', undefined, timeoutMs, { raw: true });
   if (!answer.ok) return problem('receipts', 'snapshot', `${answer.why} (${reason})`);
-  const requests = answer.body?.requests;
-  if (!Array.isArray(requests)) return problem('receipts', 'invalid', `GET /receipts: field "requests": expected an array (${reason})`);
-  if (requests.length < knownReceipts) {
-    return problem('receipts', 'reset', `GET /receipts returned ${requests.length} requests after ${knownReceipts} earlier ones (${reason})`);
-  }
-  const fresh = requests.slice(knownReceipts);
-  if (fresh.length === 0) return;
+  const read = receiptTail.read(answer.bytes);
+  if (!read.ok && read.kind === 'not-json') return problem('receipts', 'snapshot', `GET /receipts answered a body that is not JSON (${reason})`);
+  if (!read.ok && read.kind === 'invalid') return problem('receipts', 'invalid', `GET /receipts: field "requests": expected an array (${reason})`);
+  if (!read.ok) return problem('receipts', 'reset', `GET /receipts returned ${read.count} requests after ${known} earlier ones (${reason})`);
+  if (read.fresh.length === 0) return;
   try {
-    appendFileSync(files.receipts, fresh.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: 0o600 });
-    knownReceipts = requests.length;
+    appendFileSync(files.receipts, read.fresh.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: 0o600 });
   } catch (error) {
     log(`cannot append to the receipts file: ${error.message}`);
   }

@@ -1,4 +1,4 @@
-import { isJsonObject, jsonEqual } from '../protocol/json.ts';
+import { indexByJson, isJsonObject, jsonEqual, jsonKey } from '../protocol/json.ts';
 import { jsonDiff } from '../protocol/json-diff.ts';
 import type { ClientRunOutcome } from '../runs/types.ts';
 import type { Scenario } from '../scenarios/types.ts';
@@ -207,26 +207,43 @@ interface SentCounts {
 
 function countSent(sent: unknown[], applicable: Scenario[]): SentCounts {
   const counts: SentCounts = { exact: new Map(), inexact: new Map() };
+  const lookup = scenarioLookup(applicable);
   for (const message of sent) {
-    const exact = applicable.find((s) => jsonEqual(message, s.request));
+    const exact = lookup.exact(message);
     if (exact) {
       counts.exact.set(exact.id, (counts.exact.get(exact.id) ?? 0) + 1);
       continue;
     }
-    const claimed = attributedTo(message, applicable);
+    const claimed = lookup.claimedBy(message);
     if (claimed) counts.inexact.set(claimed.id, [...(counts.inexact.get(claimed.id) ?? []), message]);
   }
   return counts;
 }
 
-/** The scenario a message that is not its exact request claims to be for (by request or event id). */
-function attributedTo(message: unknown, scenarios: Scenario[]): Scenario | undefined {
-  if (!isJsonObject(message)) return undefined;
-  const eventId = isJsonObject(message.params) && isJsonObject(message.params.event) ? message.params.event.id : undefined;
-  return (
-    scenarios.find((s) => message.id !== undefined && jsonEqual(message.id, s.request.id)) ??
-    scenarios.find((s) => eventId !== undefined && jsonEqual(eventId, (s.request.params.event as { id?: unknown }).id))
-  );
+/**
+ * Finding messages among scenarios by JSON equality, indexed (a run of n rows compares n messages
+ * with n scenarios; a linear search each time made big runs quadratic). Earlier scenarios win, as a
+ * linear search would.
+ */
+interface ScenarioLookup {
+  /** The scenario whose exact request `message` is. */
+  exact(message: unknown): Scenario | undefined;
+  /** The scenario a message that is not its exact request claims to be for (by request id, then event id). */
+  claimedBy(message: unknown): Scenario | undefined;
+}
+
+function scenarioLookup(scenarios: readonly Scenario[]): ScenarioLookup {
+  const byRequest = indexByJson(scenarios, (s) => s.request);
+  const byRequestId = indexByJson(scenarios, (s) => s.request.id);
+  const byEventId = indexByJson(scenarios, (s) => (isJsonObject(s.request.params.event) ? s.request.params.event.id : undefined));
+  return {
+    exact: (message) => byRequest.get(jsonKey(message)),
+    claimedBy(message) {
+      if (!isJsonObject(message)) return undefined;
+      const eventId = isJsonObject(message.params) && isJsonObject(message.params.event) ? message.params.event.id : undefined;
+      return (message.id !== undefined ? byRequestId.get(jsonKey(message.id)) : undefined) ?? (eventId !== undefined ? byEventId.get(jsonKey(eventId)) : undefined);
+    },
+  };
 }
 
 function differences(expected: unknown, actual: unknown): string {
@@ -251,13 +268,15 @@ function checkReceipts(
   const envelopes = receipts.map(receiptEnvelope).filter((e) => !(isJsonObject(e) && e.method === 'hooks/capabilities'));
   const counts = new Map<string, number>();
   const inexact = new Map<string, unknown[]>();
+  const exactOf = scenarioLookup(selected);
+  const claimOf = scenarioLookup(applicable);
   for (const envelope of envelopes) {
-    const match = selected.find((s) => jsonEqual(envelope, s.request));
+    const match = exactOf.exact(envelope);
     if (match) {
       counts.set(match.id, (counts.get(match.id) ?? 0) + 1);
       continue;
     }
-    const claimed = attributedTo(envelope, applicable);
+    const claimed = claimOf.claimedBy(envelope);
     if (claimed) {
       inexact.set(claimed.id, [...(inexact.get(claimed.id) ?? []), envelope]);
       continue;
@@ -351,8 +370,13 @@ function checkResponses(
     );
   }
 
+  const answersByRequest = new Map<string, typeof answers>();
+  for (const answer of answers) {
+    const key = jsonKey(answer.requestId);
+    answersByRequest.set(key, [...(answersByRequest.get(key) ?? []), answer]);
+  }
   for (const scenario of applicable) {
-    const mine = answers.filter((a) => jsonEqual(a.requestId, scenario.request.id));
+    const mine = answersByRequest.get(jsonKey(scenario.request.id)) ?? [];
     const where = `"${scenario.id}"`;
     if (mine.length === 0) {
       // The receipts check already charges a request that never went on the wire to the client.
