@@ -1,11 +1,13 @@
 // The harness side of an adapter's control HTTP server (contract v1):
 //   GET /health -> {ready:true}   GET /receipts -> {requests:[...]}
 //   POST /release {barrier}       POST /shutdown
-// undici without any redirect handling (a 3xx is an error, never followed) and a per-call timeout.
+// No redirect is ever followed (a 3xx is an error) and every call is bounded (http/bounded-request.ts).
 // Error messages name the endpoint path, the status and the field; they never quote response bodies
 // (an adapter's output may hold credentials).
 
-import { Agent, request } from 'undici';
+import { boundedRequest, keepAliveAgent, RequestFailure } from '../http/bounded-request.ts';
+
+export { RequestFailure };
 
 export class ControlError extends Error {
   override readonly name = 'ControlError';
@@ -27,56 +29,20 @@ export interface ControlCallOptions {
 
 const DEFAULT_TIMEOUT_MS = 5000;
 
-// Short keep-alive so idle sockets never hold a process (or a test worker) open for long.
-const agent = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000, connections: 8 });
+const agent = keepAliveAgent();
 
 function urlFor(controlEndpoint: string, route: string): URL {
   const base = controlEndpoint.endsWith('/') ? controlEndpoint : `${controlEndpoint}/`;
   return new URL(route, base);
 }
 
-/** A bounded request that got no (complete) answer: `timeout`, or `unreachable` with the error code. */
-export class RequestFailure extends Error {
-  override readonly name = 'RequestFailure';
-  constructor(
-    readonly kind: 'timeout' | 'unreachable',
-    /** Whether the headers or only the body did not arrive. */
-    readonly phase: 'headers' | 'body',
-    readonly code: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${kind} (${phase}, ${code})`, options);
-  }
-}
-
 /**
- * One JSON request with undici, bounded by `timeoutMs` (connect, headers and body), redirects never
- * followed: the status and the body text. Throws RequestFailure when there is no complete answer.
- * Shared by the control calls and capability discovery (runs/discover-capabilities.ts).
+ * One JSON request, bounded by `timeoutMs` (connect, headers and body), redirects never followed: the
+ * status and the body text. Throws RequestFailure when there is no complete answer. Shared by the
+ * control calls and capability discovery (runs/discover-capabilities.ts).
  */
-export async function boundedJsonRequest(url: URL | string, method: 'GET' | 'POST', body: string | undefined, timeoutMs: number): Promise<{ status: number; text: string }> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  const failure = (phase: 'headers' | 'body', error: unknown): RequestFailure =>
-    new RequestFailure(signal.aborted ? 'timeout' : 'unreachable', phase, (error as NodeJS.ErrnoException).code ?? (error as Error).name, { cause: error });
-  let response;
-  try {
-    response = await request(url, {
-      method,
-      dispatcher: agent,
-      signal,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
-      body,
-    });
-  } catch (error) {
-    throw failure('headers', error);
-  }
-  try {
-    return { status: response.statusCode, text: await response.body.text() };
-  } catch (error) {
-    throw failure('body', error);
-  }
+export function boundedJsonRequest(url: URL | string, method: 'GET' | 'POST', body: string | undefined, timeoutMs: number): Promise<{ status: number; text: string }> {
+  return boundedRequest(url, { method, ...(body === undefined ? {} : { body }), timeoutMs, agent });
 }
 
 /**

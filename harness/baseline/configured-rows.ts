@@ -8,7 +8,7 @@ import { loadLifecycleScenarioFile } from '../lifecycle/load-lifecycle-scenarios
 import { RECEIVER_PROBES } from '../lifecycle/receiver-probes.ts';
 import { loadAdapters, needsLifecycleCommands, planMatrix } from '../runs/plan.ts';
 import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
-import { Baseline, BaselineError, loadBaseline, type BaselineRow } from './baseline.ts';
+import type { BaselineRow } from './baseline.ts';
 
 /**
  * Every test row the configuration defines, over every family a baseline can name (core, lifecycle
@@ -48,23 +48,3 @@ export async function configuredRows(config: ResolvedConfig): Promise<BaselineRo
   for (const group of planIsolationCases(adapters.values())) rows.push({ project: 'isolation', group: group.label, id: ISOLATION_ROW_ID });
   return rows;
 }
-
-const cache = new Map<string, Promise<Baseline | undefined>>();
-
-/** The configured baseline, validated against every configured row (once per process); undefined without one. */
-export function baselineFor(config: ResolvedConfig): Promise<Baseline | undefined> {
-  if (config.baseline === null) return Promise.resolve(undefined);
-  const file = config.baseline;
-  let loaded = cache.get(file);
-  if (!loaded) {
-    loaded = (async () => {
-      const baseline = loadBaseline(file);
-      if (baseline.entries.length > 0) baseline.checkCoverage(await configuredRows(config));
-      return baseline;
-    })();
-    cache.set(file, loaded);
-  }
-  return loaded;
-}
-
-export { BaselineError };

@@ -14,10 +14,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import Ajv2020Module from 'ajv/dist/2020.js';
+import type Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import standaloneModule from 'ajv/dist/standalone/index.js';
-import addFormatsModule from 'ajv-formats';
+import type standaloneModule from 'ajv/dist/standalone/index.js';
+import type addFormatsModule from 'ajv-formats';
 
 import {
   ENTRY_POINT_FILES,
@@ -28,9 +28,22 @@ import {
 } from './validator-types.ts';
 import { parseJsonText } from './json-text.ts';
 
-const Ajv2020 = Ajv2020Module.default;
-const standaloneCode = standaloneModule.default;
-const addFormats = addFormatsModule.default;
+// ajv itself is only needed to compile (a cache miss): loading it costs every process ~50 ms, and
+// most processes only load a cached standalone module.
+interface AjvModules {
+  Ajv2020: typeof Ajv2020Module.default;
+  standaloneCode: typeof standaloneModule.default;
+  addFormats: typeof addFormatsModule.default;
+}
+let ajvModules: AjvModules | undefined;
+function ajv(): AjvModules {
+  ajvModules ??= {
+    Ajv2020: (projectRequire('ajv/dist/2020.js') as typeof Ajv2020Module).default,
+    standaloneCode: (projectRequire('ajv/dist/standalone/index.js') as typeof standaloneModule).default,
+    addFormats: (projectRequire('ajv-formats') as typeof addFormatsModule).default,
+  };
+  return ajvModules;
+}
 
 /** Bumped whenever the generated cache module or the compile options change. */
 const CACHE_FORMAT = 'ahp-conformance-validators/3';
@@ -187,10 +200,10 @@ function load(dir: string, cacheDir: string | null): LoadedValidators {
     if (cached) return assemble(dir, cached, 'cache', contents.cacheKey, cacheFile);
   }
 
-  const ajv = createAjv();
+  const compiler = createAjv();
   for (const entry of contents.schemas) {
     try {
-      ajv.addSchema(entry.schema);
+      compiler.addSchema(entry.schema);
     } catch (error) {
       throw new SchemaLoadError(
         `Schema file ${entry.file} ($id ${entry.id}) is not a valid JSON Schema: ${messageOf(error)}`,
@@ -205,7 +218,7 @@ function load(dir: string, cacheDir: string | null): LoadedValidators {
     if (!schema) throw new Error(`unreachable: entry point ${fileName} checked by readDirectory`);
     let compiled: CompiledFunction | undefined;
     try {
-      compiled = ajv.getSchema(schema.id) as CompiledFunction | undefined;
+      compiled = compiler.getSchema(schema.id) as CompiledFunction | undefined;
     } catch (error) {
       throw new SchemaLoadError(compileFailure(schema, contents.schemas, error), culpritFile(schema, contents.schemas, error));
     }
@@ -216,16 +229,17 @@ function load(dir: string, cacheDir: string | null): LoadedValidators {
     exportIds[entry] = schema.id;
   }
 
-  if (cacheFile !== null) writeCacheModule(cacheFile, contents.cacheKey, () => standaloneCode(ajv, exportIds));
+  if (cacheFile !== null) writeCacheModule(cacheFile, contents.cacheKey, () => ajv().standaloneCode(compiler, exportIds));
   return assemble(dir, functions, 'compiled', contents.cacheKey, cacheFile);
 }
 
-function createAjv(): InstanceType<typeof Ajv2020> {
+function createAjv(): InstanceType<AjvModules['Ajv2020']> {
   // strict: false because canonical schemas carry annotations such as x-requirements. Only the
   // first error is collected: callers show a few lines, and stopping early keeps rejection cheap.
-  const ajv = new Ajv2020({ strict: false, allErrors: false, code: { source: true } });
-  addFormats(ajv);
-  return ajv;
+  const { Ajv2020, addFormats } = ajv();
+  const compiler = new Ajv2020({ strict: false, allErrors: false, code: { source: true } });
+  addFormats(compiler);
+  return compiler;
 }
 
 function compileFailure(entry: SchemaFile, all: SchemaFile[], error: unknown): string {

@@ -2,12 +2,11 @@
 // token. Calls are bounded: a lease may wait for a server to start and for a busy instance, so its
 // bound is the caller's (startup watchdog plus the time other runs may hold the instances).
 
-import { Agent, request } from 'undici';
-
 import type { AuthMode } from '../config/define-config.ts';
+import { boundedRequest, keepAliveAgent } from '../http/bounded-request.ts';
 import type { BrokerAddress, LeaseAnswer, TrustAnswer } from './server-broker.ts';
 
-const agent = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
+const agent = keepAliveAgent(Infinity);
 
 export class BrokerClient {
   constructor(
@@ -28,18 +27,14 @@ export class BrokerClient {
   }
 
   private async call(route: string, body: unknown): Promise<unknown> {
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    const response = await request(new URL(route, this.address.url), {
+    const { status, text } = await boundedRequest(new URL(route, this.address.url), {
       method: 'POST',
-      dispatcher: agent,
-      signal,
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
-      headers: { authorization: `Bearer ${this.address.token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${this.address.token}` },
       body: JSON.stringify(body),
+      timeoutMs: this.timeoutMs,
+      agent,
     });
-    const text = await response.body.text();
-    if (response.statusCode !== 200) throw new Error(`server broker ${route}: HTTP ${response.statusCode}: ${text.slice(0, 200)}`);
+    if (status !== 200) throw new Error(`server broker ${route}: HTTP ${status}: ${text.slice(0, 200)}`);
     return JSON.parse(text) as unknown;
   }
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { inject } from 'vitest';
 
-import { baselineFor } from '../baseline/configured-rows.ts';
+import { baselineFor } from '../baseline/baseline-for.ts';
 import { loadCatalogueScenarioFile } from '../catalogue/load-catalogue-scenarios.ts';
 import type { CatalogueScenario } from '../catalogue/scenario-types.ts';
 import type { AuthMode } from '../config/define-config.ts';

@@ -3,6 +3,8 @@ import { loadConfig } from '../config/load-config.ts';
 import { loadAdapters, planMatrix } from '../runs/plan.ts';
 import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
 import { provideRunServices } from './run-services.ts';
+import { loadTimings } from './run-timings.ts';
+import { forecastHttpServers, forecastSelection } from './server-forecast.ts';
 import type { BrokerAddress } from './server-broker.ts';
 
 declare module 'vitest' {
@@ -28,7 +30,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const config = await loadConfig();
   const scenarioFile = config.scenarios.core;
   if (!scenarioFile) throw new Error(`${config.file}: scenarios.core: expected the core scenario file path`);
-  await loadScenarioFile(scenarioFile);
-  planMatrix(config, loadAdapters(config));
-  return provideRunServices(project, config, { tempPrefix: 'ahp-core-', scenarioFile, restartDeadOnRerun: true });
+  const scenarios = await loadScenarioFile(scenarioFile);
+  const groups = planMatrix(config, loadAdapters(config));
+  // The servers a plain run's selection will lease start while vitest boots (server-forecast.ts).
+  const prewarm = forecastHttpServers(forecastSelection(project), groups, scenarios.scenarios.map((row) => row.id), loadTimings('core'));
+  return provideRunServices(project, config, { tempPrefix: 'ahp-core-', scenarioFile, restartDeadOnRerun: true, prewarm });
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { inject } from 'vitest';
 
-import { baselineFor } from '../baseline/configured-rows.ts';
+import { baselineFor } from '../baseline/baseline-for.ts';
 import type { AuthMode } from '../config/define-config.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { isolationScenario } from '../isolation/isolation-scenario.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { inject } from 'vitest';
 
-import { baselineFor } from '../baseline/configured-rows.ts';
+import { baselineFor } from '../baseline/baseline-for.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { inapplicabilityReason } from '../lifecycle/applicability.ts';
 import { loadLifecycleScenarioFile } from '../lifecycle/load-lifecycle-scenarios.ts';

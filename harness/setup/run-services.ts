@@ -3,6 +3,8 @@ import type { TestProject } from 'vitest/node';
 
 import { stopAll } from '../adapters/supervise.ts';
 import { createLazyRunTrust, type RunTrust } from '../auth/run-trust.ts';
+import type { LoadedAdapter } from '../adapters/types.ts';
+import type { AuthMode } from '../config/define-config.ts';
 import type { ResolvedConfig } from '../config/load-config.ts';
 import { loadAdapters } from '../runs/plan.ts';
 import { watchAdapters } from './adapter-watch.ts';
@@ -67,9 +69,16 @@ export async function startRunServices(config: ResolvedConfig, options: { tempPr
 export async function provideRunServices(
   project: TestProject,
   config: ResolvedConfig,
-  options: { tempPrefix: string; scenarioFile: string; restartDeadOnRerun?: boolean },
+  options: {
+    tempPrefix: string;
+    scenarioFile: string;
+    restartDeadOnRerun?: boolean;
+    /** HTTP servers to start in the background right away (server-forecast.ts), in this order. */
+    prewarm?: ReadonlyArray<{ adapter: LoadedAdapter; auth: AuthMode }>;
+  },
 ): Promise<() => Promise<void>> {
   const services = await startRunServices(config, options);
+  if (options.prewarm && options.prewarm.length > 0) void services.broker.prewarm(options.prewarm);
   project.provide('ahpBroker', services.address);
   project.provide('ahpRunDir', services.runDir);
   project.provide('ahpShard', project.vitest.config.shard ?? null);

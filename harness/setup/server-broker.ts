@@ -73,6 +73,8 @@ export class ServerBroker {
   private readonly failures = new Map<string, RunFailure>();
   private readonly waiters = new Map<string, Array<() => void>>();
   private readonly leases = new Map<string, { key: string; instance: Instance; own: boolean }>();
+  /** Keys whose server a prewarm is starting right now: a lease waits for it instead of starting another. */
+  private readonly warming = new Map<string, Promise<unknown>>();
   private http: Server | undefined;
   private stopped = false;
 
@@ -106,6 +108,11 @@ export class ServerBroker {
       const list = this.instances.get(key) ?? [];
       const free = list.find((instance) => !instance.busy);
       if (free) return this.grant(key, free);
+      const warming = this.warming.get(key);
+      if (warming) {
+        await warming;
+        continue;
+      }
       if (list.length + (this.starting.get(key) ?? 0) < this.options.maxInstances) {
         const started = await this.start(adapter, mode, key);
         if ('error' in started) return { server: { error: started.error } };
@@ -144,6 +151,30 @@ export class ServerBroker {
         }),
       ),
     );
+  }
+
+  /**
+   * Starts one instance of each server in `servers`, one after another in the given order, in the
+   * background (server-forecast.ts: what the selection will lease, while vitest still boots). A key
+   * that already has an instance, or is starting one for a lease, is skipped; a start failure is
+   * remembered for the leases as usual. Never throws.
+   */
+  prewarm(servers: ReadonlyArray<{ adapter: LoadedAdapter; auth: AuthMode }>): Promise<void> {
+    let chain: Promise<void> = Promise.resolve();
+    for (const { adapter, auth } of servers) {
+      const key = `${adapter.name}/${auth}`;
+      chain = chain.then(async () => {
+        if (this.stopped || (this.instances.get(key)?.length ?? 0) > 0 || (this.starting.get(key) ?? 0) > 0 || this.failures.has(key)) return;
+        const started = this.start(adapter, auth, key);
+        this.warming.set(key, started);
+        try {
+          await started;
+        } finally {
+          this.warming.delete(key);
+        }
+      });
+    }
+    return chain.catch(() => undefined);
   }
 
   /** Stops every server of `adapterName` (watch mode: its files changed); the next lease starts fresh ones. */

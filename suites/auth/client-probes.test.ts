@@ -19,7 +19,7 @@ import {
   type ClientProbeTarget,
 } from '../../harness/auth/client-probe-cases.ts';
 import { runClientProbe, type ClientProbeResult } from '../../harness/auth/client-probes.ts';
-import { baselineFor } from '../../harness/baseline/configured-rows.ts';
+import { baselineFor } from '../../harness/baseline/baseline-for.ts';
 import { finishTest } from '../../harness/baseline/finish-test.ts';
 import { loadConfig } from '../../harness/config/load-config.ts';
 import { keepLogs } from '../../harness/runs/keep-logs.ts';

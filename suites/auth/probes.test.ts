@@ -6,7 +6,7 @@
 import { describe, inject, test } from 'vitest';
 
 import { planAuthProbes, PROBE_ENDPOINTS, probeCases, probeScenario, ProbeSession, type ProbeTarget } from '../../harness/auth/probes.ts';
-import { baselineFor } from '../../harness/baseline/configured-rows.ts';
+import { baselineFor } from '../../harness/baseline/baseline-for.ts';
 import { finishTest } from '../../harness/baseline/finish-test.ts';
 import { loadConfig } from '../../harness/config/load-config.ts';
 import { loadAdapters } from '../../harness/runs/plan.ts';
