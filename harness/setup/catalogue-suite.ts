@@ -39,6 +39,7 @@ export async function defineCatalogueSuite(): Promise<void> {
   });
   defineGroupedSuite({
     project: 'catalogue',
+    configFile: config.file,
     rows: file.scenarios,
     groups: planMatrix(config, loadAdapters(config), needsLifecycleCommands),
     expectedOf: (row) => row.expected,

@@ -34,6 +34,8 @@ export interface GroupRunResult {
 export interface SuiteFamily<Row extends { id: string }> {
   /** The project name: `reports/<project>.json`. */
   project: string;
+  /** The config file the groups come from: the run planner's timings are kept per config. */
+  configFile: string;
   /** Every row of the family's scenario file, in file order: one test each per group. */
   rows: Row[];
   groups: MatrixGroup[];
@@ -203,7 +205,7 @@ class GroupScheduler<Row extends { id: string }> {
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly family: SuiteFamily<Row>) {
-    this.timings = loadTimings(family.project);
+    this.timings = loadTimings(family.configFile, family.project);
   }
 
   scheduleAll(selections: Array<{ group: MatrixGroup; rows: Row[] }>): void {
@@ -237,7 +239,7 @@ class GroupScheduler<Row extends { id: string }> {
   }
 
   saveTimings(): void {
-    saveTimings(this.family.project, this.timings);
+    saveTimings(this.family.configFile, this.family.project, this.timings);
   }
 
   private inFileOrder(rows: Row[]): Row[] {

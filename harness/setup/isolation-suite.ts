@@ -36,6 +36,7 @@ export async function defineIsolationSuite(): Promise<void> {
   };
   defineGroupedSuite({
     project: 'isolation',
+    configFile: config.file,
     rows: [row],
     groups: planIsolationCases(loadAdapters(config).values()),
     expectedOf: (scenario) => scenario.expected,

@@ -40,6 +40,7 @@ export async function defineLifecycleSuite(shard?: { part: number }): Promise<vo
   });
   defineGroupedSuite({
     project: 'lifecycle',
+    configFile: config.file,
     rows: file.scenarios,
     groups: groupsOfShard(planMatrix(config, adapters, needsLifecycleCommands), shard),
     rowSkip: (group, row) => {

@@ -33,6 +33,7 @@ export async function defineMatrixSuite(suite: string, shard?: { part: number })
   });
   defineGroupedSuite({
     project: suite,
+    configFile: config.file,
     rows: scenarioFile.scenarios,
     groups: groupsOfShard(planMatrix(config, loadAdapters(config)), shard),
     expectedOf: (scenario) => scenario.expected ?? { expectError: true },

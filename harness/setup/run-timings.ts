@@ -1,6 +1,8 @@
 // What earlier runs of each group cost, kept on disk between runs so the run planner (run-plan.ts)
 // can split long groups and start the longest first. A cache, never an input to a verdict: a
-// missing, stale or garbled file only makes the plan less even.
+// missing, stale or garbled file only makes the plan less even. Timings are kept per config file: the
+// same group label means other adapters, rows and costs under another config (and a self-test's
+// child run, with its own config, must plan the same way whatever ran before it).
 
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,11 +21,16 @@ export type RunTimings = Map<string, GroupTiming>;
 
 export const TIMINGS_FILE = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'ahp-conformance', 'run-timings.json');
 
-export function loadTimings(project: string, file = TIMINGS_FILE): RunTimings {
+type TimingsFile = Record<string, Record<string, Record<string, GroupTiming>>>;
+
+/** Config files whose timings are kept. */
+const MAX_CONFIGS = 16;
+
+export function loadTimings(configFile: string, project: string, file = TIMINGS_FILE): RunTimings {
   const timings: RunTimings = new Map();
   try {
-    const all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, GroupTiming>>;
-    for (const [label, timing] of Object.entries(all[project] ?? {})) {
+    const all = JSON.parse(readFileSync(file, 'utf8')) as TimingsFile;
+    for (const [label, timing] of Object.entries(all[configFile]?.[project] ?? {})) {
       if (Number.isFinite(timing.rows) && Number.isFinite(timing.ms) && timing.rows > 0 && timing.ms > 0) timings.set(label, timing);
     }
   } catch {
@@ -41,15 +48,22 @@ export function recordTiming(timings: RunTimings, label: string, rows: number, m
 }
 
 /** Merges this project's timings into the file (atomically; concurrent writers may lose an update). */
-export function saveTimings(project: string, timings: RunTimings, file = TIMINGS_FILE): void {
+export function saveTimings(configFile: string, project: string, timings: RunTimings, file = TIMINGS_FILE): void {
   try {
-    let all: Record<string, Record<string, GroupTiming>> = {};
+    let all: TimingsFile = {};
     try {
-      all = JSON.parse(readFileSync(file, 'utf8')) as typeof all;
+      all = JSON.parse(readFileSync(file, 'utf8')) as TimingsFile;
     } catch {
       // first write
     }
-    all[project] = { ...all[project], ...Object.fromEntries(timings) };
+    const scope = all[configFile] ?? {};
+    scope[project] = { ...scope[project], ...Object.fromEntries(timings) };
+    // The most recently saved config last; only the last MAX_CONFIGS are kept (self-tests' child runs
+    // each bring a config of their own, in a temp dir that is gone after the run).
+    delete all[configFile];
+    all[configFile] = scope;
+    const configs = Object.keys(all);
+    for (const stale of configs.slice(0, Math.max(0, configs.length - MAX_CONFIGS))) delete all[stale];
     mkdirSync(path.dirname(file), { recursive: true });
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, `${JSON.stringify(all)}\n`);

@@ -2,10 +2,14 @@
 // that would leave other cores idle; then it splits into the fewest parts that each fit a fair share,
 // and runs start longest first. Costs come from measured timings.
 
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
 import { describe, expect, test } from 'vitest';
 
 import { estimate, planRuns } from '../../harness/setup/run-plan.ts';
-import { recordTiming, type RunTimings } from '../../harness/setup/run-timings.ts';
+import { loadTimings, recordTiming, saveTimings, type RunTimings } from '../../harness/setup/run-timings.ts';
 
 const rows = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
@@ -51,5 +55,49 @@ describe('planRuns', () => {
     recordTiming(timings, 'x', 1, 800);
     recordTiming(timings, 'x', 100, 10_800);
     expect(estimate(timings, 'x', 50)).toEqual({ cost: 800 + 108 * 50, startup: 800 });
+  });
+});
+
+describe('the timings file', () => {
+  const withFile = (check: (file: string) => void): void => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ahp-timings-'));
+    try {
+      check(path.join(dir, 'run-timings.json'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  test('timings are kept per config file and project: another config plans from nothing', () => {
+    withFile((file) => {
+      const timings: RunTimings = new Map();
+      recordTiming(timings, 'g', 10, 5_000);
+      saveTimings('/a/config.ts', 'core', timings, file);
+      expect(loadTimings('/a/config.ts', 'core', file).get('g')).toEqual({ rows: 10, ms: 5_000 });
+      expect(loadTimings('/a/config.ts', 'lifecycle', file).size).toBe(0);
+      expect(loadTimings('/b/config.json', 'core', file).size).toBe(0);
+    });
+  });
+
+  test('only the 16 most recently saved configs are kept', () => {
+    withFile((file) => {
+      const timings: RunTimings = new Map([['g', { rows: 1, ms: 1 }]]);
+      for (let n = 0; n < 20; n++) saveTimings(`/tmp/selftest-${n}/config.json`, 'core', timings, file);
+      saveTimings('/tmp/selftest-0/config.json', 'core', timings, file); // saved again: most recent
+      const kept = Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object);
+      expect(kept).toHaveLength(16);
+      expect(kept.at(-1)).toBe('/tmp/selftest-0/config.json');
+      expect(kept).not.toContain('/tmp/selftest-4/config.json');
+      expect(kept).toContain('/tmp/selftest-5/config.json');
+    });
+  });
+
+  test('a garbled or older-format file only means no timings', () => {
+    withFile((file) => {
+      writeFileSync(file, '{"core":{"g":{"rows":1,"ms":1}}');
+      expect(loadTimings('/a/config.ts', 'core', file).size).toBe(0);
+      writeFileSync(file, '{"core":{"g":{"rows":1,"ms":1}}}');
+      expect(loadTimings('/a/config.ts', 'core', file).size).toBe(0);
+    });
   });
 });
