@@ -10,7 +10,7 @@
 // vitest, to measure a "before"). Nothing is asserted: figures are printed next to their goals.
 
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -33,7 +33,7 @@ interface ProcessFacts {
   cwd: string;
 }
 
-/** Every live process's CPU so far, classified once. */
+/** Every live process's CPU so far and what it is now. */
 function sampleProcesses(into: Map<number, ProcessSample>, classify: (facts: ProcessFacts) => string): void {
   let entries: string[];
   try {
@@ -47,9 +47,10 @@ function sampleProcesses(into: Map<number, ProcessSample>, classify: (facts: Pro
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+      // Classified anew each time: a child caught between fork and exec still shows its parent's command.
+      const kind = classify({ cmdline: readFileSync(`/proc/${entry}/cmdline`, 'latin1').replace(/\0/g, ' '), cwd: readlinkSync(`/proc/${entry}/cwd`) });
       const known = into.get(Number(entry));
-      if (known) known.cpuMs = Math.max(known.cpuMs, cpuMs);
-      else into.set(Number(entry), { cpuMs, kind: classify({ cmdline: readFileSync(`/proc/${entry}/cmdline`, 'latin1').replace(/\0/g, ' '), cwd: readlinkSync(`/proc/${entry}/cwd`) }) });
+      into.set(Number(entry), { cpuMs: Math.max(known?.cpuMs ?? 0, cpuMs), kind });
     } catch {
       // gone meanwhile
     }
@@ -88,14 +89,18 @@ function timedRun(argv: string[], cwd: string, env: NodeJS.ProcessEnv, classify:
   });
 }
 
-/** The default grid (of the checkout at `root`): the reference adapter, all modes, both transports, the core rows ×4 under fresh ids. */
+/**
+ * The default grid (of the checkout at `root`), at a fixed path so that the run planner's timings
+ * (kept per config file) carry over between its runs as they do for a user's config: the reference adapter, all modes, both transports, the core rows ×4 under fresh ids. */
 function defaultGrid(work: string, root: string): string {
+  const home = path.join(root, 'node_modules', '.cache', 'ahp-conformance', 'bench-grid');
+  mkdirSync(home, { recursive: true });
   const source = JSON.parse(readFileSync(path.join(root, 'fixtures', 'scenarios.json'), 'utf8')) as { scenarios: Array<Record<string, unknown>> };
   const rename = (value: unknown, from: string, to: string): unknown => JSON.parse(JSON.stringify(value).split(JSON.stringify(from)).join(JSON.stringify(to)));
   const scenarios = [1, 2, 3, 4].flatMap((copy) => source.scenarios.map((row) => rename(row, row.id as string, `${row.id as string}~${copy}`)));
-  const scenarioFile = path.join(work, 'grid-scenarios.json');
+  const scenarioFile = path.join(home, 'grid-scenarios.json');
   writeFileSync(scenarioFile, JSON.stringify({ version: 1, scenarios }));
-  const config = path.join(work, 'grid.config.json');
+  const config = path.join(home, 'grid.config.json');
   writeFileSync(
     config,
     JSON.stringify({
@@ -162,6 +167,9 @@ export const gridBench: Bench = {
       const vitest = [process.execPath, path.join(root, 'node_modules', 'vitest', 'vitest.mjs')];
       out.section(`Grid (${root === projectRoot() ? 'this checkout' : root}; ${cores} cores; config ${process.env.AHP_BENCH_GRID_CONFIG ?? 'reference adapter, 5 modes × http + stdio, core rows ×4'})`);
 
+      // A config's first run plans without measured costs; every later run has them (as a user's does).
+      const first = await timedRun([...vitest, 'run', '--project', 'core'], root, env, classifyUnder(root));
+      out.line(`  warm-up run: wall ${seconds(first.wallMs)}, wall ÷ (CPU ÷ cores) ${(first.wallMs / (first.totalCpuMs / cores)).toFixed(2)} (its timings plan the measured run)`);
       const grid = await timedRun([...vitest, 'run', '--project', 'core'], root, env, classifyUnder(root));
       const floor = grid.totalCpuMs / cores;
       const harnessCpu = grid.totalCpuMs - grid.adapterCpuMs;

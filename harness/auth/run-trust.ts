@@ -1,9 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import type { AuthMode } from '../config/define-config.ts';
 import { STATIC_SECRETS } from './constants.ts';
 import { clientAuthSettings, secretsOf, serverAuthSettings, type ClientAuthSettings, type ServerAuthSettings } from './auth-settings.ts';
 import { startOAuthIssuer, type OAuthIssuer } from './oauth-issuer.ts';
-import { createTestPki, removeTestPki, type TestPki } from './pki.ts';
+import type { TestPki } from './pki.ts';
 
 /**
  * The synthetic local trust of one run: the OAuth issuer and the test PKI, and the exact server/client
@@ -55,7 +55,9 @@ export function createLazyRunTrust(workDir: string): RunTrust {
   let closed = false;
 
   const build = async (mode: AuthMode): Promise<void> => {
-    if (mode === 'mtls') pki = await (pkiPromise ??= createTestPki(workDir));
+    // The PKI module (an X.509 library) is loaded only when mtls is first needed: ~200 ms of every
+    // globalSetup that never touches it.
+    if (mode === 'mtls') pki = await (pkiPromise ??= import('./pki.ts').then(({ createTestPki }) => createTestPki(workDir)));
     if (mode === 'oauth') issuer = await (issuerPromise ??= startOAuthIssuer());
     if (closed) throw new Error('run trust: closed while a mode was being built');
     const material = { ...(pki ? { pki } : {}), ...(issuer ? { tokenEndpoint: issuer.tokenEndpoint } : {}) };
@@ -96,7 +98,7 @@ export function createLazyRunTrust(workDir: string): RunTrust {
       const file = process.env[SECRETS_FILE_ENV];
       if (file) writeFileSync(file, `${JSON.stringify(secrets())}\n`, { mode: 0o600 });
       await issuer?.close();
-      if (pki) removeTestPki(pki);
+      if (pki) rmSync(pki.dir, { recursive: true, force: true });
     },
   };
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { estimate, planRuns } from '../../harness/setup/run-plan.ts';
+import { estimate, makespan, planRuns } from '../../harness/setup/run-plan.ts';
 import { loadTimings, recordTiming, saveTimings, type RunTimings } from '../../harness/setup/run-timings.ts';
 
 const rows = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
@@ -39,6 +39,29 @@ describe('planRuns', () => {
     expect(slow.flatMap((run) => run.rows)).toEqual(rows(100));
     expect(runs.filter((run) => run.label !== 'slow').every((run) => run.rows.length === 100)).toBe(true);
     expect(runs.map((run) => run.cost)).toEqual([...runs.map((run) => run.cost)].sort((a, b) => b - a));
+  });
+
+  test('a run that would finish alone at the end is split when that shortens the schedule, not when starts eat the gain', () => {
+    const three = (startMs: number, hundredRowsMs: number) => {
+      const timings: RunTimings = new Map();
+      for (const label of ['a', 'b', 'c']) {
+        recordTiming(timings, label, 2, startMs); // the cost of one more start
+        recordTiming(timings, label, 100, hundredRowsMs);
+      }
+      return planRuns(['a', 'b', 'c'].map((label) => ({ label, rows: rows(100), splittable: true })), 2, timings);
+    };
+    // 3 equal runs on 2 cores: the third runs alone (makespan 2 runs); halving one gives 1.5 runs + a start.
+    const cheap = three(500, 10_000);
+    expect(cheap.map((run) => run.rows.length).sort((x, y) => x - y)).toEqual([50, 50, 100, 100]);
+    expect(makespan(cheap.map((run) => run.cost), 2)).toBeLessThan(2 * 10_500);
+    // Runs that are almost all process start: a split would gain next to nothing.
+    expect(three(10_000, 200).map((run) => run.rows.length)).toEqual([100, 100, 100]);
+  });
+
+  test('makespan: longest first, each on the least loaded core', () => {
+    expect(makespan([3, 5, 3, 4, 3], 2)).toBe(10); // 5+3+3 | 4+3 (LPT, not the optimum 9)
+    expect(makespan([7], 4)).toBe(7);
+    expect(makespan([], 2)).toBe(0);
   });
 
   test('a group that must run whole is never split', () => {
