@@ -7,10 +7,11 @@
 //
 //   npm run fuzz [-- --in-process-only | --processes-only]
 //   AHP_FUZZ_SEED=<n> AHP_FUZZ_RUNS=<batches> AHP_FUZZ_BATCH=<cases per batch> npm run fuzz
-//   AHP_FUZZ_SHRINK_SECONDS=<cap> AHP_FUZZ_PROFILE=host|wide npm run fuzz
+//   AHP_FUZZ_SHRINK_SECONDS=<cap> AHP_FUZZ_PROFILE=host|wide AHP_FUZZ_THREADS=<n> npm run fuzz
 //
 // Defaults: a random seed (printed, so any failure can be reproduced), 100 batches × 200 cases
-// through processes and 20× as many batches in process. Exit code 1 when anything disagrees.
+// through processes and 20× as many batches in process, spread over one thread per core (thread i
+// uses seed + i; in-process-threads.ts). Exit code 1 when anything disagrees.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -18,13 +19,12 @@ import path from 'node:path';
 
 import { stopAll } from '../adapters/supervise.ts';
 import { loadConfig } from '../config/load-config.ts';
-import { evaluate } from '../oracle/evaluate.ts';
 import { loadValidators } from '../protocol/load-validators.ts';
 import { counterexampleDir } from './counterexample-file.ts';
 import { differentialFuzz, type DifferentialFuzzReport } from './differential.ts';
-import { fuzzBudget } from './parameters.ts';
+import { fuzzBudget, fuzzThreads } from './parameters.ts';
 import { configuredTargetLabels, fuzzConfiguredAdapters } from './fuzz-configured.ts';
-import { inProcessTarget } from './targets.ts';
+import { fuzzInProcessOnThreads } from './in-process-threads.ts';
 
 const args = new Set(process.argv.slice(2));
 const unknown = [...args].filter((arg) => arg !== '--in-process-only' && arg !== '--processes-only');
@@ -41,29 +41,29 @@ const config = await loadConfig();
 const validators = loadValidators(config.schemas);
 const dir = counterexampleDir(env);
 const reports: DifferentialFuzzReport[] = [];
+let inProcess: { ok: boolean; label: string; casesPerSecond: number; endToEnd: number; cases: number } | undefined;
 
 console.log(`ahp-conformance fuzz campaign — seed ${budget.seed} (AHP_FUZZ_SEED=${budget.seed}); counterexamples → ${dir}`);
 
 if (!args.has('--processes-only')) {
   const runs = budget.numRuns * 20;
-  console.log(`\n## in process: ${runs} batches × ${budget.batchSize} cases against the reference client's apply step`);
-  const report = await differentialFuzz({
-    targets: [inProcessTarget({ apply: evaluate, validators })],
-    validators,
+  const threads = fuzzThreads(env, os.availableParallelism());
+  console.log(`\n## in process: ${runs} batches × ${budget.batchSize} cases against the reference client's apply step, on ${threads} thread(s)`);
+  const report = await fuzzInProcessOnThreads({
     seed: budget.seed,
     numRuns: runs,
     batchSize: budget.batchSize,
+    threads,
+    schemasDir: config.schemas,
     counterexampleDir: dir,
     ...(budget.shrinkSeconds === undefined ? {} : { shrinkSeconds: budget.shrinkSeconds }),
-    idPrefix: 'ip',
-    onBatch: every(Math.max(1, Math.floor(runs / 10)), (p) => `  batch ${p.batch}/${runs}: ${p.cases} cases`),
   });
   console.log(report.message);
-  reports.push(report);
+  inProcess = { ok: report.ok, label: `reference in-process (${report.threads.length} thread(s))`, casesPerSecond: report.casesPerSecond, endToEnd: report.endToEndCasesPerSecond, cases: report.cases };
 }
 
 let processesOk = true;
-if (!args.has('--in-process-only') && reports.every((r) => r.ok)) {
+if (!args.has('--in-process-only') && (inProcess?.ok ?? true)) {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'ahp-fuzz-campaign-'));
   try {
     console.log(`\n## through processes: ${budget.numRuns} batches × ${budget.batchSize} cases × ${configuredTargetLabels(config).join(', ')}`);
@@ -79,16 +79,14 @@ if (!args.has('--in-process-only') && reports.every((r) => r.ok)) {
 }
 
 console.log('\n## cases per second');
-for (const report of reports) {
+const rows = [
+  ...(inProcess ? [inProcess] : []),
+  ...reports.map((report) => ({ label: report.targets.join(', '), casesPerSecond: report.casesPerSecond, endToEnd: report.endToEndCasesPerSecond, cases: report.cases })),
+];
+for (const row of rows) {
   console.log(
-    `  ${report.targets.join(', ').padEnd(70)} ${Math.round(report.casesPerSecond).toLocaleString('en-US').padStart(9)} cases/s judged, ` +
-      `${Math.round(report.endToEndCasesPerSecond).toLocaleString('en-US').padStart(7)} cases/s end to end (${report.cases} cases)`,
+    `  ${row.label.padEnd(70)} ${Math.round(row.casesPerSecond).toLocaleString('en-US').padStart(9)} cases/s judged, ` +
+      `${Math.round(row.endToEnd).toLocaleString('en-US').padStart(7)} cases/s end to end (${row.cases} cases)`,
   );
 }
-process.exit(processesOk && reports.every((r) => r.ok) ? 0 : 1);
-
-function every(n: number, line: (p: { batch: number; cases: number; batchMs: number }) => string) {
-  return (p: { batch: number; cases: number; batchMs: number }): void => {
-    if (p.batch % n === 0) console.log(line(p));
-  };
-}
+process.exit(processesOk && (inProcess?.ok ?? true) && reports.every((r) => r.ok) ? 0 : 1);

@@ -41,3 +41,12 @@ export function profileOverride(env: NodeJS.ProcessEnv = process.env): ProfileNa
   if (text === 'host' || text === 'wide') return text;
   throw new Error(`AHP_FUZZ_PROFILE: expected "host" (requests inside each adapter's discovered host envelope) or "wide" (unconstrained requests), got ${JSON.stringify(text)}`);
 }
+
+/** AHP_FUZZ_THREADS: worker threads for the campaign's in-process phase; default one per core. */
+export function fuzzThreads(env: NodeJS.ProcessEnv = process.env, cores: number): number {
+  const text = env.AHP_FUZZ_THREADS?.trim();
+  if (!text) return Math.max(1, cores);
+  const threads = Number(text);
+  if (!Number.isSafeInteger(threads) || threads < 1) throw new Error(`AHP_FUZZ_THREADS: expected a positive integer, got ${JSON.stringify(text)}`);
+  return threads;
+}
