@@ -19,9 +19,10 @@ declare module 'vitest' {
 /**
  * globalSetup of the `core` project: validates the configuration, the scenario file and every
  * adapter.json before any test runs, then opens the run's services — a temp dir, the synthetic
- * trust and the server broker — without starting anything: the first client run that needs an HTTP
- * server (adapter, auth mode) or a mode's trust gets it created then (run-services.ts), so a
- * selection pays only for what it selected. A server that cannot start does not abort the run: its
+ * trust and the server broker — starting nothing but what the selection will need: the first client
+ * run that needs an HTTP server (adapter, auth mode) or a mode's trust gets it created then
+ * (run-services.ts), and a plain run's forecast servers start in the background while vitest still
+ * boots (server-forecast.ts), so a selection pays only for what it selected. A server that cannot start does not abort the run: its
  * groups fail with the startup error while every other pairing still runs. Watch mode keeps the
  * servers between reruns. Teardown ends every process (also after Ctrl-C or a crash, through the
  * supervisors), closes the trust and removes the temp dir.
