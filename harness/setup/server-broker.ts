@@ -190,6 +190,11 @@ export class ServerBroker {
     await Promise.all(stops);
   }
 
+  /** Server instances of `key` (`<adapter>/<mode>`) running now (tests, diagnostics). */
+  instanceCount(key: string): number {
+    return this.instances.get(key)?.length ?? 0;
+  }
+
   /** Keys with at least one server started so far (tests, diagnostics). */
   startedKeys(): string[] {
     return [...this.instances.entries()].filter(([, list]) => list.length > 0).map(([key]) => key);
