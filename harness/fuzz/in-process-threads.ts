@@ -3,7 +3,7 @@
 // seed `seed + i` its share of the batches, writing any counterexample itself, so one thread is
 // exactly the single-threaded campaign and each thread's failure is reproduced by its own seed
 // (AHP_FUZZ_SEED=<that seed> AHP_FUZZ_THREADS=1). Measured (bench/fuzz-threads.bench.ts): two threads
-// judge ×1.5 the cases per second of one at 40 000 cases, and more as the campaign grows — each
+// judge ×1.25–1.5 the cases per second of one at 40 000 cases, and more as the campaign grows — each
 // thread pays about a second to start (tsx and the validators), which is why the CI-sized in-process
 // test does not use threads.
 
