@@ -58,11 +58,12 @@ export function chainPermissionAfter(permission: PermissionState, effects: reado
 }
 
 /** The scripted reply to call k: `responseSequences.a[k]`, else `responses.a`. */
-function replyForCall(row: ChainScenario, k: number): JsonObject | undefined {
+export function replyForCall(row: ChainScenario, k: number): JsonObject | undefined {
   return row.responseSequences?.a?.[k] ?? row.responses.a;
 }
 
-function effectsOf(response: JsonObject): unknown[] {
+/** A reply's effects, in order ([] when it has none). */
+export function effectsOf(response: JsonObject): unknown[] {
   const result = response.result;
   return isJsonObject(result) && Array.isArray(result.effects) ? result.effects : [];
 }

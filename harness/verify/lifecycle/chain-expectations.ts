@@ -5,6 +5,7 @@
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject } from '../../protocol/json.ts';
 import type { PermissionState } from '../../protocol/messages.ts';
 import type { ChainScenario } from '../../lifecycle/scenario-types.ts';
+import { chainPermissionAfter, effectsOf, replyForCall } from '../../lifecycle/simulate-chain.ts';
 import { eventOf } from './receipt-log.ts';
 
 /** The request key chain rows script (the runner reads `requests.a` and `responseSequences.a`). */
@@ -14,7 +15,7 @@ const CHAIN_KEY = 'a';
  * chainProof.requests with `params.state.permission` recomputed: it starts at `requests.a`'s value,
  * and after call k — unless that call's subscription (`expected.called[k]`) failed — the effects of
  * the reply to attempt k (`responseSequences.a[k]`, else `responses.a`, as the receiver answers)
- * apply in order: deny → `deny`; ask → `ask` unless already `deny`; allow → `allow` only from `none`.
+ * apply as the simulator applies them (simulate-chain.ts chainPermissionAfter).
  */
 export function expectedChainRequests(row: ChainScenario): JsonObject[] {
   const request = row.requests[CHAIN_KEY];
@@ -26,23 +27,11 @@ export function expectedChainRequests(row: ChainScenario): JsonObject[] {
     if (isJsonObject(params) && isJsonObject(params.state)) params.state.permission = permission as PermissionState;
     const subscription = row.expected.called[k];
     if (subscription === undefined || !failures.has(subscription)) {
-      permission = afterReply(permission, row.responseSequences?.[CHAIN_KEY]?.[k] ?? row.responses[CHAIN_KEY]);
+      const reply = replyForCall(row, k);
+      permission = chainPermissionAfter(permission as PermissionState, reply === undefined ? [] : effectsOf(reply));
     }
     return expected;
   });
-}
-
-function afterReply(permission: unknown, response: JsonObject | undefined): unknown {
-  const result = response?.result;
-  const effects = isJsonObject(result) && Array.isArray(result.effects) ? result.effects : [];
-  let next = permission;
-  for (const effect of effects) {
-    if (!isJsonObject(effect)) continue;
-    if (effect.type === 'deny') next = 'deny';
-    else if (effect.type === 'ask' && next !== 'deny') next = 'ask';
-    else if (effect.type === 'allow' && next === 'none') next = 'allow';
-  }
-  return next;
 }
 
 /**
