@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { applyBaseline, type BaselineState } from '../baseline/apply-baseline.ts';
+import { finishTest } from '../baseline/finish-test.ts';
 import type { Baseline } from '../baseline/baseline.ts';
 import { isRunnable, notRunReason, type MatrixGroup } from '../runs/plan.ts';
 import { planRuns } from './run-plan.ts';
@@ -80,8 +80,6 @@ export interface MatrixRowMeta {
   skipReason?: string;
   /** Why this row's evidence is reduced (e.g. receipts only), when it is; also a test annotation. */
   evidenceNote?: string;
-  /** What the known-failure baseline made of this row, when it lists it (or an update run recorded it). */
-  baseline?: BaselineState;
   /** The row's category, for families that have them. */
   category?: string;
   /** Family-specific facts (RowOutcome.details). */
@@ -172,21 +170,10 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
           context.skip(outcome.reason);
           return;
         }
-        const listed = { project: family.project, group: group.label, id };
-        context.task.meta.ahpBaseline = { ...listed };
-        const judged = applyBaseline(family.baseline, listed, outcome.verdict === 'failed');
-        if (judged.action !== 'as-is') meta.baseline = context.task.meta.ahpBaseline.state = judged.state;
-        if (judged.action === 'expected-failure') {
-          await context.annotate(judged.note, 'notice');
-          context.skip(`${judged.note}\n${outcome.reason}`);
-          return;
-        }
-        if (judged.action === 'stale') expect.fail(`${group.label} › ${id}\n${judged.message}`);
-        if (outcome.verdict === 'failed') {
-          const logs = run.keptLogs.length > 0 ? `\nlogs: ${run.keptLogs.join(', ')}` : '';
-          const noted = outcome.note !== undefined ? `\nnote: ${outcome.note}` : '';
-          expect.fail(`${group.label} › ${id}\n${outcome.reason}${noted}${logs}`);
-        }
+        const logs = run.keptLogs.length > 0 ? `\nlogs: ${run.keptLogs.join(', ')}` : '';
+        const noted = outcome.note !== undefined ? `\nnote: ${outcome.note}` : '';
+        const failure = outcome.verdict === 'failed' ? `${group.label} › ${id}\n${outcome.reason}${noted}${logs}` : undefined;
+        await finishTest(context, family.baseline, { project: family.project, group: group.label, id }, failure);
         expect(outcome.verdict).toBe('passed');
       });
     });

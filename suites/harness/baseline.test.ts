@@ -185,3 +185,41 @@ describe('rewriteBaseline', () => {
     }
   });
 });
+
+describe('through the lifecycle project: a receiver probe the baseline lists', () => {
+  // The lax-refs receiver serves refs it never issued: the REAL lifecycle project runs only its
+  // receiver probes (`-t receiver/`), and the baseline lists them all with one wildcard entry.
+  const group = 'server-lax-refs none';
+  let dir = '';
+  let dirs: ChildRunDirs;
+  let run: ChildRun;
+  let report: { receiverProbes?: Array<{ probe: string; status: string; reason?: string }> };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'ahp-baseline-probe-'));
+    const baselineFile = path.join(dir, 'baseline.json');
+    writeFileSync(baselineFile, JSON.stringify({ version: 1, entries: [{ project: 'lifecycle', group, id: '*', reason: 'lax refs (issue 7)' }] }));
+    dirs = prepareChildRun('baseline-probe', {
+      adapters: [referenceAdapter(), fixtureAdapter('lying-lifecycle-server-lax-refs', 'server-lax-refs')],
+      pairings: [{ server: 'server-lax-refs', client: 'reference' }],
+      transports: ['http'],
+      watchdogs: { startupMs: 20_000, runMs: 30_000 },
+      baseline: baselineFile,
+      lifecycleScenarioIds: ['observe.denied-boundary'],
+    });
+    run = await runVitestChild(dirs, 'lifecycle', 90_000, { args: ['-t', 'server-lax-refs none receiver/'] });
+    report = JSON.parse(readFileSync(path.join(dirs.reportsDir, 'lifecycle.json'), 'utf8')) as typeof report;
+  }, 120_000);
+  afterAll(() => {
+    if (dirs) removeChildRun(dirs);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a failing probe it lists is an expected failure: the run is green and lifecycle.json carries the reason', () => {
+    expect(run.exitCode, run.output.slice(-3000)).toBe(0);
+    const expected = (report.receiverProbes ?? []).filter((probe) => probe.status === 'expected-failure');
+    expect(expected.map((probe) => probe.probe), JSON.stringify(report.receiverProbes)).toContain('missing-ref-rejected');
+    for (const probe of expected) expect(probe.reason).toBe('lax refs (issue 7)');
+    expect(groupRows(run.rows, group).filter((row) => row.status === 'failed')).toEqual([]);
+  });
+});
