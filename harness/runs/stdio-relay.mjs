@@ -45,6 +45,8 @@
 // Problems are written in our own words (never adapter output) and logged to relayLogFile.
 
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import https from 'node:https';
 import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -269,31 +271,62 @@ function controlEndpoint() {
 }
 controlEndpoint(); // start watching right away
 
+// One keep-alive connection per control endpoint, over node:http: the relay asks for receipts before
+// every response it forwards, and fetch's per-request machinery cost more CPU than the request itself.
+const controlAgents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 4 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 4 }) };
+
+/** One bounded control request: `{status, bytes}`, or `{failure}` naming why there is no answer. */
+function controlRequest(method, url, body, timeoutMs) {
+  return new Promise((resolve) => {
+    const transport = url.protocol === 'https:' ? https : http;
+    const agent = controlAgents[url.protocol];
+    if (agent === undefined) return resolve({ failure: `unsupported scheme ${url.protocol}` });
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    let settled = false;
+    const settle = (value) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(value);
+    };
+    const request = transport.request(url, {
+      method,
+      agent,
+      headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': payload.length },
+    });
+    const timer = setTimeout(() => {
+      settle({ failure: 'timeout' });
+      request.destroy();
+    }, timeoutMs);
+    request.on('error', (error) => settle({ failure: error.code ?? error.name }));
+    request.on('response', (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('error', (error) => settle({ failure: error.code ?? error.name }));
+      response.on('end', () => settle({ status: response.statusCode ?? 0, bytes: Buffer.concat(chunks) }));
+    });
+    request.end(payload);
+  });
+}
+
 async function controlCall(method, route, body, timeoutMs = controlTimeoutMs, { raw = false } = {}) {
   const endpoint = await controlEndpoint();
   if (endpoint === null) return { ok: false, why: 'the server never became ready' };
   const base = endpoint.endsWith('/') ? endpoint : `${endpoint}/`;
+  let url;
   try {
-    const response = await fetch(new URL(route, base), {
-      method,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-    });
-    if (raw) {
-      const bytes = Buffer.from(await response.arrayBuffer());
-      if (response.status < 200 || response.status > 299) return { ok: false, why: `${method} /${route} answered HTTP ${response.status}` };
-      return { ok: true, bytes };
-    }
-    const text = await response.text();
-    if (response.status < 200 || response.status > 299) return { ok: false, why: `${method} /${route} answered HTTP ${response.status}` };
-    try {
-      return { ok: true, body: JSON.parse(text) };
-    } catch {
-      return { ok: false, why: `${method} /${route} answered a body that is not JSON` };
-    }
-  } catch (error) {
-    return { ok: false, why: `${method} /${route} failed (${error.name === 'TimeoutError' ? 'timeout' : (error.cause?.code ?? error.name)})` };
+    url = new URL(route, base);
+  } catch {
+    return { ok: false, why: `${method} /${route} failed (the control endpoint is not a URL)` };
+  }
+  const answer = await controlRequest(method, url, body, timeoutMs);
+  if (answer.failure !== undefined) return { ok: false, why: `${method} /${route} failed (${answer.failure})` };
+  if (answer.status < 200 || answer.status > 299) return { ok: false, why: `${method} /${route} answered HTTP ${answer.status}` };
+  if (raw) return { ok: true, bytes: answer.bytes };
+  try {
+    return { ok: true, body: JSON.parse(answer.bytes.toString('utf8')) };
+  } catch {
+    return { ok: false, why: `${method} /${route} answered a body that is not JSON` };
   }
 }
 
