@@ -232,8 +232,26 @@ interface ScenarioLookup {
   claimedBy(message: unknown): Scenario | undefined;
 }
 
+/**
+ * Each scenario request's jsonKey, computed once per loaded scenario: every run of every group indexes
+ * the same scenario objects two or three times, and keying whole requests was most of that cost.
+ */
+const requestKeys = new WeakMap<object, string>();
+function requestKey(scenario: Scenario): string {
+  let key = requestKeys.get(scenario.request);
+  if (key === undefined) {
+    key = jsonKey(scenario.request);
+    requestKeys.set(scenario.request, key);
+  }
+  return key;
+}
+
 function scenarioLookup(scenarios: readonly Scenario[]): ScenarioLookup {
-  const byRequest = indexByJson(scenarios, (s) => s.request);
+  const byRequest = new Map<string, Scenario>();
+  for (const scenario of scenarios) {
+    const key = requestKey(scenario);
+    if (!byRequest.has(key)) byRequest.set(key, scenario);
+  }
   const byRequestId = indexByJson(scenarios, (s) => s.request.id);
   const byEventId = indexByJson(scenarios, (s) => (isJsonObject(s.request.params.event) ? s.request.params.event.id : undefined));
   return {
