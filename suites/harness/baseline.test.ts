@@ -223,3 +223,38 @@ describe('through the lifecycle project: a receiver probe the baseline lists', (
     expect(groupRows(run.rows, group).filter((row) => row.status === 'failed')).toEqual([]);
   });
 });
+
+describe('through the auth project: a stale wildcard entry under a command-line --reporter', () => {
+  // The child runs with `--reporter=json` only, which replaces the configured reporters: the stale
+  // entry can fail the run only if the matrix reporter is still added to the auth project.
+  const group = 'reference bearer/*';
+  let dir = '';
+  let dirs: ChildRunDirs;
+  let run: ChildRun;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'ahp-baseline-auth-'));
+    const baselineFile = path.join(dir, 'baseline.json');
+    writeFileSync(baselineFile, JSON.stringify({ version: 1, entries: [{ project: 'auth', group, id: '*', reason: 'was failing once' }] }));
+    dirs = prepareChildRun('baseline-auth', {
+      adapters: [referenceAdapter()],
+      transports: ['http'],
+      auth: ['bearer'],
+      watchdogs: { startupMs: 20_000, runMs: 30_000 },
+      baseline: baselineFile,
+    });
+    run = await runVitestChild(dirs, 'auth', 90_000, { args: ['-t', 'reference bearer/missing-credential'] });
+  }, 120_000);
+  afterAll(() => {
+    if (dirs) removeChildRun(dirs);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('every listed row passed, so the entry is stale and the run fails naming it', () => {
+    const ran = run.rows.filter((row) => row.status !== 'skipped');
+    expect(ran.length, run.output.slice(-3000)).toBeGreaterThan(0);
+    expect(ran.every((row) => row.status === 'passed'), run.output.slice(-3000)).toBe(true);
+    expect(run.output).toContain('stale baseline entry: {"group":"reference bearer/*","id":"*","reason":"was failing once","project":"auth"} lists rows that all passed');
+    expect(run.exitCode).toBe(1);
+  });
+});
