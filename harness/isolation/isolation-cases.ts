@@ -22,7 +22,7 @@ export function planIsolationCases(adapters: Iterable<LoadedAdapter>): MatrixGro
   const groups: MatrixGroup[] = [];
   for (const adapter of adapters) {
     for (const { transport, auth } of ISOLATION_CASES) {
-      const group: MatrixGroup = { label: groupLabel(adapter.name, adapter.name, transport, auth), server: adapter, client: adapter, transport, auth };
+      const group: MatrixGroup = { label: groupLabel(adapter.name, adapter.name, transport, auth), rank: groups.length, server: adapter, client: adapter, transport, auth };
       const unsupported = needsLifecycleCommands(adapter, adapter) ?? unsupportedReason(adapter, adapter, auth);
       if (unsupported) group.unsupported = unsupported;
       groups.push(group);

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import { loadConfig, type ResolvedConfig } from '../config/load-config.ts';
+import { loadConfig } from '../config/load-config.ts';
 import type { MatrixRowMeta } from '../setup/grouped-suite.ts';
 import type { ReceiverProbeMeta } from '../setup/receiver-probe-suite.ts';
 import type { BaselineMeta } from '../baseline/apply-baseline.ts';
@@ -27,6 +27,8 @@ interface RowReport {
 }
 
 interface GroupReport {
+  /** The planner's position of the group: reports list groups in this order. */
+  rank: number;
   client: string;
   server: string;
   transport: string;
@@ -88,10 +90,9 @@ export default class MatrixReporter implements Reporter {
     }
     const projects = new Set([...groupsByProject.keys(), ...probesByProject.keys()]);
     const config = await loadConfig();
-    const order = groupOrder(config);
     for (const project of projects) {
       // The planner's order, whatever order the (possibly sharded and merged) files reported in.
-      const groups = [...(groupsByProject.get(project)?.values() ?? [])].sort((a, b) => order(a) - order(b));
+      const groups = [...(groupsByProject.get(project)?.values() ?? [])].sort((a, b) => a.rank - b.rank);
       this.write(config.reports, project, groups, probesByProject.get(project) ?? []);
     }
     if (config.baseline !== null) this.finishBaseline(config.baseline, [...new Set(testModules.map((module) => module.project.name))]);
@@ -164,18 +165,6 @@ function isolationJson(groups: GroupReport[]): unknown {
   };
 }
 
-/** Rank of a group in the planner's order: pairing, transport, auth mode. */
-function groupOrder(config: ResolvedConfig): (group: GroupReport) => number {
-  const names = config.adapters.map((adapter) => adapter.name);
-  const pairings = config.pairings ?? names.flatMap((server) => names.map((client) => ({ server, client })));
-  return (group) => {
-    const pairing = pairings.findIndex((p) => p.server === group.server && p.client === group.client);
-    const transport = config.transports.indexOf(group.transport as never);
-    const auth = config.auth.indexOf(group.auth as never);
-    return (pairing < 0 ? pairings.length : pairing) * 1000 + (transport < 0 ? 9 : transport) * 100 + (auth < 0 ? 99 : auth);
-  };
-}
-
 function addRow(byProject: Map<string, Map<string, GroupReport>>, project: string, meta: MatrixRowMeta, verdict: Verdict, reason: string | undefined): void {
   const groups = byProject.get(project) ?? new Map<string, GroupReport>();
   byProject.set(project, groups);
@@ -225,6 +214,7 @@ function firstProblemLine(message: string): string {
 
 function newGroup(meta: MatrixRowMeta): GroupReport {
   return {
+    rank: meta.groupRank,
     client: meta.client,
     server: meta.server,
     transport: meta.transport,

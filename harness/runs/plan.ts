@@ -7,6 +7,8 @@ import type { LoadedAdapter } from '../adapters/types.ts';
 export interface MatrixGroup {
   /** Stable key and vitest describe name: `<server>→<client> <transport>/<auth>`. */
   label: string;
+  /** Position in the planner's whole list (before sharding): the order the reports list groups in. */
+  rank: number;
   server: LoadedAdapter;
   client: LoadedAdapter;
   transport: Transport;
@@ -76,7 +78,7 @@ export function planMatrix(config: ResolvedConfig, adapters: Map<string, LoadedA
     if (!server || !client) throw new Error(`pairing ${pairing.server}→${pairing.client} names an adapter that is not loaded`);
     for (const transport of config.transports) {
       for (const auth of config.auth) {
-        const group: MatrixGroup = { label: groupLabel(server.name, client.name, transport, auth), server, client, transport, auth };
+        const group: MatrixGroup = { label: groupLabel(server.name, client.name, transport, auth), rank: groups.length, server, client, transport, auth };
         if (transport === 'stdio' && auth !== 'none') {
           group.inapplicable = `inapplicable: stdio uses process trust only; auth mode "${auth}" applies to HTTP`;
         } else {

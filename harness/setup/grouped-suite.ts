@@ -64,6 +64,8 @@ export interface SuiteFamily<Row extends { id: string }> {
 export interface MatrixRowMeta {
   project: string;
   group: string;
+  /** The group's position in the planner's whole list (MatrixGroup.rank). */
+  groupRank: number;
   server: string;
   client: string;
   transport: string;
@@ -131,6 +133,7 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
         const meta: MatrixRowMeta = {
           project: family.project,
           group: group.label,
+          groupRank: group.rank,
           server: group.server.name,
           client: group.client.name,
           transport: group.transport,

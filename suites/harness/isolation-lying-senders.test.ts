@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { STATIC_BEARER, UPLOAD_TOKEN } from '../../harness/auth/constants.ts';
 import { LABELS } from '../../harness/isolation/verify-isolation.ts';
+import { ISOLATION_CASES } from '../../harness/isolation/isolation-cases.ts';
 import { fixtureAdapter, referenceAdapter, removeChildRun } from './support/child-vitest-run.ts';
 import { completeChildRun, expectClean, GONE_MS, type CompletedRun } from './support/completed-child-run.ts';
 import { groupRows } from './support/vitest-json-report.ts';
@@ -154,6 +155,15 @@ describe('lying senders (one isolation run: each liar as sender against its own 
       for (const secret of [STATIC_BEARER, UPLOAD_TOKEN, 'TEST-ONLY-sender-session', 'VEVTVC1PTkxZOnByb3h5']) expect(text).not.toContain(secret);
       expect(text, 'an OAuth access token or workload assertion (a JWT)').not.toMatch(/eyJ[\w-]+\.eyJ[\w-]+\./);
     }
+  });
+
+  test("isolation.json lists the cases in the planner's order (adapter by adapter, the fixed case order), whatever the config's auth modes", () => {
+    const planned = ['reference', ...Object.keys(LIES).map((lie) => `sender-${lie}`)].flatMap((adapter) =>
+      ISOLATION_CASES.map(({ transport, auth }) => `${adapter}->${adapter}/${transport}/${auth}`),
+    );
+    const reported = isolationJson.map((row) => row.group);
+    expect(reported.length, run.output.slice(-3000)).toBeGreaterThan(0);
+    expect(reported).toEqual(planned.filter((group) => reported.includes(group)));
   });
 
   test.for(HONEST)('the honest reference sender passes %s and is credited', (which) => {
