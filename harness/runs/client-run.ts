@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseJsonText } from '../protocol/json-text.ts';
 import { receipts as getReceipts, receiptScenarioId, release } from '../adapters/control-client.ts';
 import { writePrivateJson } from '../adapters/private-json.ts';
+import { writeRelaySpec } from './relay-spec.ts';
 import { launch, SpawnError, type LaunchedProcess, type ProcessExit } from '../adapters/launch.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import { startForwardingProxy, type ForwardingProxy, type ProxyExchange } from '../http/forwarding-proxy.ts';
@@ -161,13 +162,13 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
       auth: { ...opts.serverAuthSettings, mode: auth },
       schemaDir: spec.schemasDir,
     });
-    writePrivateJson(files.relaySpec, {
+    writeRelaySpec(files.relaySpec, {
       command: spec.server.manifest.server,
       cwd: spec.server.cwd,
       serverLogFile: files.serverLog,
       relayLogFile: files.relayLog,
       instancesDir: files.instancesDir,
-      barriers: Object.fromEntries(spec.scenarios.filter((s) => typeof s.barrier === 'string').map((s) => [s.id, s.barrier])),
+      barriers: Object.fromEntries(spec.scenarios.flatMap((s) => (typeof s.barrier === 'string' ? [[s.id, s.barrier] as const] : []))),
       readinessTimeoutMs: spec.watchdogs.startupMs,
       controlTimeoutMs,
       barrierTimeoutMs: spec.watchdogs.runMs,

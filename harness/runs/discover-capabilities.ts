@@ -17,6 +17,7 @@ import path from 'node:path';
 import { boundedJsonRequest, RequestFailure } from '../adapters/control-client.ts';
 import { ServerStartError, startHttpServer, stopHttpServer } from '../adapters/http-server-pool.ts';
 import { writePrivateJson } from '../adapters/private-json.ts';
+import { writeRelaySpec } from './relay-spec.ts';
 import type { ProcessExit } from '../adapters/launch.ts';
 import { ReadinessError, waitForReadiness } from '../adapters/readiness.ts';
 import type { LoadedAdapter } from '../adapters/types.ts';
@@ -142,7 +143,7 @@ async function overStdio({ options, dir, scenarioFile, who, problem }: Context):
     instances: path.join(dir, 'server-instances'),
   };
   writePrivateJson(files.serverConfig, { transport: 'stdio', readinessFile: files.readiness, scenarioFile, auth: { mode: 'none' }, schemaDir: options.schemasDir });
-  writePrivateJson(files.relaySpec, {
+  writeRelaySpec(files.relaySpec, {
     command: options.adapter.manifest.server,
     cwd: options.adapter.cwd,
     serverLogFile: files.serverLog,
