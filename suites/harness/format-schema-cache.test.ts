@@ -16,17 +16,15 @@ import { LIFECYCLE_SCENARIO_FILE_SCHEMA_URL } from '../../harness/lifecycle/lint
 import { LIFECYCLE_STEP_OPS } from '../../harness/lifecycle/scenario-types.ts';
 import { PROJECT_ROOT } from '../../harness/protocol/load-validators.ts';
 import { DEFAULT_FORMAT_SCHEMA_CACHE_DIR, FormatSchema, type FormatSchemaOptions } from '../../harness/scenarios/format-schema.ts';
+import { tempStandaloneCacheDir } from './support/standalone-cache-dir.ts';
 
 const tempDirs: string[] = [];
 afterAll(() => {
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Inside the project's node_modules/.cache: the standalone modules require ajv's runtime helpers from there. */
 function tempCacheDir(): string {
-  const parent = path.dirname(DEFAULT_FORMAT_SCHEMA_CACHE_DIR);
-  fs.mkdirSync(parent, { recursive: true });
-  const dir = fs.mkdtempSync(path.join(parent, 'test-format-'));
+  const dir = tempStandaloneCacheDir(DEFAULT_FORMAT_SCHEMA_CACHE_DIR, 'test-format-');
   tempDirs.push(dir);
   return dir;
 }
