@@ -2,7 +2,7 @@
 // unchanged to a server (HTTP endpoint, or a stdio server it spawns), applies each response with the
 // oracle (`evaluate`) and writes the report {language, results:[{id,status,actual,error?}]}.
 //
-//   node --import tsx client.ts --config /abs/client-config.json
+//   node launch.mjs client.ts --config /abs/client-config.json   (or: node --import tsx client.ts ...)
 //
 // Exit codes: 0 when no applicable row failed (unsupported/inapplicable rows are not failures);
 // 1 when one did; 2 on a bad config or scenario file; 130/143 when interrupted.

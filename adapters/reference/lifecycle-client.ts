@@ -5,7 +5,7 @@
 // instead: one discovery, then notify / rawNotify / register steps (CATALOGUE-RULES §5), and the
 // report gains `discovery`. It never reads a row's `expected`.
 //
-//   AHP_INTEROP_UPLOAD_TOKEN=... node --import tsx lifecycle-client.ts --config /abs/client-config.json
+//   AHP_INTEROP_UPLOAD_TOKEN=... node launch.mjs lifecycle-client.ts --config /abs/client-config.json
 //
 // HTTP: the runner started the receiver; events go to `endpoint` with event auth, control calls to
 // `controlEndpoint`, and the receiver is never shut down from here. stdio: the client spawns

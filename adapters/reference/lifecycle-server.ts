@@ -5,7 +5,7 @@
 // observations judged by one source-local lineage tracker, the same listeners and readiness
 // (lib/catalogue/serve-catalogue.ts, CATALOGUE-RULES §4).
 //
-//   node --import tsx lifecycle-server.ts --config /abs/server-config.json
+//   node launch.mjs lifecycle-server.ts --config /abs/server-config.json   (or: node --import tsx ...)
 //
 // Listeners, all on 127.0.0.1 port 0: event (HTTP transport only; event auth; HTTPS under mtls),
 // control (plain HTTP, unauthenticated), upload (plain HTTP, the independent `uploadAuth.token`).

@@ -1,7 +1,7 @@
 // The reference adapter's server half: serves a central scenario file's scripted responses over the
 // AHP HTTP or stdio binding, with a separate control HTTP server (see README.md).
 //
-//   node --import tsx server.ts --config /abs/server-config.json
+//   node launch.mjs server.ts --config /abs/server-config.json   (or: node --import tsx server.ts ...)
 //
 // Exit codes: 0 after /shutdown, SIGTERM/SIGINT or (stdio) end of stdin; 1 on an unexpected
 // failure; 2 on a bad config (including a bad `auth` object) or scenario file; 3 when the auth mode
@@ -77,7 +77,9 @@ async function main(): Promise<void> {
   }
 
   await writeJsonAtomic(config.readinessFile, { endpoint, controlEndpoint, pid: process.pid });
-  // performance.now() counts from process start, so this includes node + tsx startup.
+  // performance.now() counts from process start, so this includes node's startup and loading every
+  // module: from launch.mjs's cached bundle (rebuilt first when a source changed), or through tsx's
+  // loader when started with --import tsx.
   log.info(`ready over ${config.transport} ${Math.round(performance.now())} ms after process start (${scenarios.size} scenarios)`);
 }
 

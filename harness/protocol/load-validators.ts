@@ -3,21 +3,14 @@
 //
 // Compiling the canonical set takes over a second and many processes load validators (vitest workers,
 // adapter processes), so compiled validators are cached across processes as ajv "standalone" CommonJS
-// code under node_modules/.cache/ahp-conformance/validators/<key>.cjs. The key hashes every *.json
-// file name and content in the directory plus the ajv and ajv-formats versions, so a changed schema
-// can never be served from a stale cache. The cache file also records its own key and a digest of its
-// code, both checked before it is loaded.
+// code under node_modules/.cache/ahp-conformance/validators/<key>.cjs (standalone-cache.ts). The key
+// hashes every *.json file name and content in the directory plus the ajv and ajv-formats versions,
+// so a changed schema can never be served from a stale cache.
 
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-import type Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import type standaloneModule from 'ajv/dist/standalone/index.js';
-import type addFormatsModule from 'ajv-formats';
 
 import {
   ENTRY_POINT_FILES,
@@ -27,41 +20,25 @@ import {
   type Validate,
 } from './validator-types.ts';
 import { parseJsonText } from './json-text.ts';
+import {
+  PROJECT_ROOT,
+  ajv,
+  packageVersion,
+  readCacheModule,
+  sha256,
+  standaloneCacheDir,
+  writeCacheModule,
+  type AjvModules,
+} from './standalone-cache.ts';
 
-// ajv itself is only needed to compile (a cache miss): loading it costs every process ~50 ms, and
-// most processes only load a cached standalone module.
-interface AjvModules {
-  Ajv2020: typeof Ajv2020Module.default;
-  standaloneCode: typeof standaloneModule.default;
-  addFormats: typeof addFormatsModule.default;
-}
-let ajvModules: AjvModules | undefined;
-function ajv(): AjvModules {
-  ajvModules ??= {
-    Ajv2020: (projectRequire('ajv/dist/2020.js') as typeof Ajv2020Module).default,
-    standaloneCode: (projectRequire('ajv/dist/standalone/index.js') as typeof standaloneModule).default,
-    addFormats: (projectRequire('ajv-formats') as typeof addFormatsModule).default,
-  };
-  return ajvModules;
-}
+// Many harness modules and tests know the project root from here.
+export { PROJECT_ROOT };
 
 /** Bumped whenever the generated cache module or the compile options change. */
 const CACHE_FORMAT = 'ahp-conformance-validators/3';
 const MAX_ERRORS = 20;
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** Cache modules unused for this long are removed when a new one is written. */
-const CACHE_RETENTION_MS = 14 * DAY_MS;
 
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const DEFAULT_VALIDATOR_CACHE_DIR = path.join(
-  PROJECT_ROOT,
-  'node_modules',
-  '.cache',
-  'ahp-conformance',
-  'validators',
-);
-
-const projectRequire = createRequire(path.join(PROJECT_ROOT, 'package.json'));
+export const DEFAULT_VALIDATOR_CACHE_DIR = standaloneCacheDir('validators');
 
 /** A schema directory that cannot be turned into validators; the message names the file and the fact. */
 export class SchemaLoadError extends Error {
@@ -139,8 +116,7 @@ function readDirectory(dir: string): DirectoryContents {
     .readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
     .sort();
-  const hash = createHash('sha256');
-  hash.update(`${CACHE_FORMAT}\0ajv@${packageVersion('ajv')}\0ajv-formats@${packageVersion('ajv-formats')}\0`);
+  const keyParts = [`${CACHE_FORMAT}\0ajv@${packageVersion('ajv')}\0ajv-formats@${packageVersion('ajv-formats')}\0`];
   const schemas: SchemaFile[] = [];
   const fileById = new Map<string, string>();
 
@@ -148,7 +124,7 @@ function readDirectory(dir: string): DirectoryContents {
     const file = path.join(dir, name);
     if (!fs.statSync(file).isFile()) continue;
     const text = fs.readFileSync(file, 'utf8');
-    hash.update(`${name}\0${text.length}\0${text}\0`);
+    keyParts.push(`${name}\0${text.length}\0${text}\0`);
     const parsed = parseJsonText(text);
     if (!parsed.ok) {
       throw new SchemaLoadError(
@@ -178,12 +154,7 @@ function readDirectory(dir: string): DirectoryContents {
       );
     }
   }
-  return { schemas, cacheKey: hash.digest('hex').slice(0, 32) };
-}
-
-function packageVersion(name: string): string {
-  const manifest = projectRequire(`${name}/package.json`) as { version?: unknown };
-  return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+  return { schemas, cacheKey: sha256(keyParts.join('')).slice(0, 32) };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -196,7 +167,7 @@ function load(dir: string, cacheDir: string | null): LoadedValidators {
   const cacheFile = cacheDir === null ? null : path.join(cacheDir, `${contents.cacheKey}.cjs`);
 
   if (cacheFile !== null) {
-    const cached = readCacheModule(cacheFile, contents.cacheKey);
+    const cached = readCachedFunctions(cacheFile, contents.cacheKey);
     if (cached) return assemble(dir, cached, 'cache', contents.cacheKey, cacheFile);
   }
 
@@ -229,7 +200,7 @@ function load(dir: string, cacheDir: string | null): LoadedValidators {
     exportIds[entry] = schema.id;
   }
 
-  if (cacheFile !== null) writeCacheModule(cacheFile, contents.cacheKey, () => ajv().standaloneCode(compiler, exportIds));
+  if (cacheFile !== null) writeCacheModule(cacheFile, CACHE_FORMAT, contents.cacheKey, () => ajv().standaloneCode(compiler, exportIds));
   return assemble(dir, functions, 'compiled', contents.cacheKey, cacheFile);
 }
 
@@ -282,84 +253,18 @@ function messageOf(error: unknown): string {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The cross-process cache module
+// The cross-process cache module (standalone-cache.ts)
 
-const HEADER_PATTERN = /^\/\/ (\S+) key=([0-9a-f]+) sha256=([0-9a-f]{64})\n/;
-
-function readCacheModule(cacheFile: string, cacheKey: string): Record<EntryPoint, CompiledFunction> | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(cacheFile, 'utf8');
-  } catch {
-    return null;
+function readCachedFunctions(cacheFile: string, cacheKey: string): Record<EntryPoint, CompiledFunction> | null {
+  const loaded = readCacheModule(cacheFile, CACHE_FORMAT, cacheKey);
+  if (loaded === null) return null;
+  const functions = {} as Record<EntryPoint, CompiledFunction>;
+  for (const entry of Object.keys(ENTRY_POINT_FILES) as EntryPoint[]) {
+    const fn = loaded[entry];
+    if (typeof fn !== 'function') return null;
+    functions[entry] = fn as CompiledFunction;
   }
-  const header = HEADER_PATTERN.exec(text);
-  if (!header || header[1] !== CACHE_FORMAT || header[2] !== cacheKey) return null;
-  const body = text.slice(header[0].length);
-  if (sha256(body) !== header[3]) return null;
-  markUsed(cacheFile);
-  try {
-    const requireFromCache = createRequire(cacheFile);
-    delete requireFromCache.cache[cacheFile];
-    const loaded = requireFromCache(cacheFile) as Record<string, unknown>;
-    const functions = {} as Record<EntryPoint, CompiledFunction>;
-    for (const entry of Object.keys(ENTRY_POINT_FILES) as EntryPoint[]) {
-      const fn = loaded[entry];
-      if (typeof fn !== 'function') return null;
-      functions[entry] = fn as CompiledFunction;
-    }
-    return functions;
-  } catch {
-    return null;
-  }
-}
-
-function writeCacheModule(cacheFile: string, cacheKey: string, generate: () => string): void {
-  const temp = `${cacheFile}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    const body = `'use strict';\n${generate()}\n`;
-    fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-    fs.writeFileSync(temp, `// ${CACHE_FORMAT} key=${cacheKey} sha256=${sha256(body)}\n${body}`);
-    fs.renameSync(temp, cacheFile);
-    pruneCache(path.dirname(cacheFile), cacheFile);
-  } catch {
-    // Not writable (or generation failed): this process keeps its in-memory validators.
-    try {
-      fs.rmSync(temp, { force: true });
-    } catch {
-      // nothing to clean up
-    }
-  }
-}
-
-/** Refresh the modification time (at most daily) so that pruning sees the module as in use. */
-function markUsed(cacheFile: string): void {
-  try {
-    const now = Date.now();
-    if (now - fs.statSync(cacheFile).mtimeMs > DAY_MS) fs.utimesSync(cacheFile, new Date(now), new Date(now));
-  } catch {
-    // best effort
-  }
-}
-
-/** Remove cache modules unused for CACHE_RETENTION_MS and temp files abandoned by crashed writers. */
-function pruneCache(cacheDir: string, keep: string): void {
-  const now = Date.now();
-  for (const name of fs.readdirSync(cacheDir)) {
-    const file = path.join(cacheDir, name);
-    if (file === keep) continue;
-    const limit = name.endsWith('.tmp') ? 60 * 60 * 1000 : name.endsWith('.cjs') ? CACHE_RETENTION_MS : null;
-    if (limit === null) continue;
-    try {
-      if (now - fs.statSync(file).mtimeMs > limit) fs.rmSync(file, { force: true });
-    } catch {
-      // another process may have removed it already
-    }
-  }
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return functions;
 }
 
 // ---------------------------------------------------------------------------------------------------

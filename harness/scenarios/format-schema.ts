@@ -1,15 +1,23 @@
 // A closed format schema for a scenario file family (fixtures/<family>-scenario-file.schema.json),
-// compiled once, with ajv's errors turned into `{path, problem}` lines that read "expected ..., got
-// ...". Each `description` in such a schema completes the sentence "expected ..."; a step union
-// discriminated by `op` reports an unknown op with the list of known ones. Shared by the lifecycle
-// and catalogue lints so that both families' file errors read alike.
+// with ajv's errors turned into `{path, problem}` lines that read "expected ..., got ...". Each
+// `description` in such a schema completes the sentence "expected ..."; a step union discriminated by
+// `op` reports an unknown op with the list of known ones. Shared by the lifecycle and catalogue lints
+// so that both families' file errors read alike.
+//
+// Every adapter process that loads a scenario file lints it, and compiling a format schema costs
+// ~150 ms of CPU plus ajv's own import, so the compiled validator is cached across processes as ajv
+// standalone code (protocol/standalone-cache.ts) keyed by the schema text and the ajv version and
+// options. The standalone code keeps ajv's verbose errors (`schema`, `parentSchema`, `data`), so a
+// validator loaded from the cache reports exactly what a fresh compile reports.
 
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 
 import { describeValue } from '../protocol/json-text.ts';
+import { ajv, packageVersion, readCacheModule, sha256, standaloneCacheDir, writeCacheModule } from '../protocol/standalone-cache.ts';
 import { joinPath, pointerToPath } from './json-path.ts';
 
 /** One problem: where (`scenarios[3].steps[0].key`, empty for the whole file) and what was expected. */
@@ -25,37 +33,79 @@ export interface FormatSchemaOptions {
   family: string;
   /** The step operations, listed when a step has an unknown `op`. */
   ops: readonly string[];
+  /** Where compiled validators are cached; `false` compiles in this process only. Default: DEFAULT_FORMAT_SCHEMA_CACHE_DIR. */
+  cacheDir?: string | false;
 }
 
+/** Where this instance's validator came from: a cache module, or a compile in this process. */
+export interface FormatValidatorSource {
+  origin: 'cache' | 'compiled';
+  /** The cache module for this schema text, or null when caching is disabled. */
+  cacheFile: string | null;
+}
+
+export const DEFAULT_FORMAT_SCHEMA_CACHE_DIR = standaloneCacheDir('format-schemas');
+
+/** Bumped whenever the generated cache module changes shape. */
+const CACHE_FORMAT = 'ahp-conformance-format-schema/1';
+/** `verbose` gives each error its `schema` and `parentSchema`, where the expectations are read from. */
+const AJV_OPTIONS = { allErrors: true, strict: true, strictRequired: false, verbose: true, discriminator: true } as const;
+
 type Schema = Record<string, unknown>;
+type CompiledFunction = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+interface LoadedFormat {
+  validate: CompiledFunction;
+  /** The parsed schema, whose `$defs` the error descriptions follow. */
+  root: Schema;
+  source: FormatValidatorSource;
+}
 
 /** Keywords whose failure means the value has the right type but breaks a bound; ajv says which. */
 const BOUND_KEYWORDS = new Set(['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'maxProperties', 'uniqueItems', 'pattern']);
 
 export class FormatSchema {
-  private compiled: { validate: ValidateFunction; root: Schema } | undefined;
+  private loaded: LoadedFormat | undefined;
 
   constructor(private readonly options: FormatSchemaOptions) {}
 
   /** Every format problem of `value`, in document order; empty when it fits the format. */
   problems(value: unknown): FormatProblem[] {
-    const { validate } = this.compile();
+    const { validate } = this.load();
     if (validate(value)) return [];
     return this.describeErrors(validate.errors ?? []);
   }
 
-  private compile(): { validate: ValidateFunction; root: Schema } {
-    if (this.compiled === undefined) {
+  /** Where the validator came from (loading it on first use). */
+  validatorSource(): FormatValidatorSource {
+    return this.load().source;
+  }
+
+  private load(): LoadedFormat {
+    if (this.loaded === undefined) {
+      let text: string;
       let root: Schema;
       try {
-        root = JSON.parse(readFileSync(this.options.url, 'utf8')) as Schema;
+        text = readFileSync(this.options.url, 'utf8');
+        root = JSON.parse(text) as Schema;
       } catch (error) {
         throw new Error(`cannot read the ${this.options.family} format schema ${fileURLToPath(this.options.url)}: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true, discriminator: true });
-      this.compiled = { validate: ajv.compile(root), root };
+      const key = sha256(`${CACHE_FORMAT}\0ajv@${packageVersion('ajv')}\0${JSON.stringify(AJV_OPTIONS)}\0${text}`).slice(0, 32);
+      const cacheDir = this.options.cacheDir ?? DEFAULT_FORMAT_SCHEMA_CACHE_DIR;
+      const cacheFile = cacheDir === false ? null : path.join(path.resolve(cacheDir), `${key}.cjs`);
+      const cached = cacheFile === null ? undefined : readCacheModule(cacheFile, CACHE_FORMAT, key)?.['default'];
+      if (typeof cached === 'function') {
+        this.loaded = { validate: cached as CompiledFunction, root, source: { origin: 'cache', cacheFile } };
+      } else {
+        const { Ajv2020, standaloneCode } = ajv();
+        const compiler = new Ajv2020({ ...AJV_OPTIONS, code: { source: cacheFile !== null } });
+        const validate = compiler.compile(root);
+        if (cacheFile !== null) writeCacheModule(cacheFile, CACHE_FORMAT, key, () => standaloneCode(compiler, validate));
+        this.loaded = { validate, root, source: { origin: 'compiled', cacheFile } };
+      }
     }
-    return this.compiled;
+    return this.loaded;
   }
 
   /** Follows local `#/$defs/...` references of the format schema. */
@@ -63,7 +113,7 @@ export class FormatSchema {
     if (typeof schema !== 'object' || schema === null) return undefined;
     const s = schema as Schema;
     if (typeof s.description === 'string' || typeof s.$ref !== 'string' || !s.$ref.startsWith('#/$defs/')) return s;
-    const defs = this.compiled?.root.$defs as Record<string, unknown> | undefined;
+    const defs = this.loaded?.root.$defs as Record<string, unknown> | undefined;
     return this.resolve(defs?.[s.$ref.slice('#/$defs/'.length)]);
   }
 

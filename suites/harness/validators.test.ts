@@ -16,6 +16,7 @@ import {
 } from '../../harness/protocol/load-validators.ts';
 import { ENTRY_POINT_FILES, type EntryPoint } from '../../harness/protocol/validator-types.ts';
 import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
+import { tempStandaloneCacheDir } from './support/standalone-cache-dir.ts';
 
 const OUR_SCHEMAS = path.join(PROJECT_ROOT, 'schemas');
 const CANONICAL_SCHEMAS = canonicalSchemaCandidate();
@@ -30,14 +31,8 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
-/**
- * A temp cache directory inside the project's node_modules/.cache, because the standalone modules
- * require ajv runtime helpers and ajv-formats, which resolve from the project's node_modules.
- */
 function tempCacheDir(): string {
-  const parent = path.dirname(DEFAULT_VALIDATOR_CACHE_DIR);
-  fs.mkdirSync(parent, { recursive: true });
-  const dir = fs.mkdtempSync(path.join(parent, 'test-'));
+  const dir = tempStandaloneCacheDir(DEFAULT_VALIDATOR_CACHE_DIR, 'test-');
   tempDirs.push(dir);
   return dir;
 }
