@@ -14,7 +14,8 @@ import { describeValue } from '../../protocol/json-text.ts';
 import { Findings, type LifecycleVerification } from '../lifecycle/findings.ts';
 import { checkDiscovery, type DiscoveryValidators } from './discovery-checks.ts';
 import { checkEvidence, expectedEvidence, type EvidenceValidators } from './evidence-checks.ts';
-import { CATALOGUE_LABEL, catalogueExitLabel } from './labels.ts';
+import { clientExitLabel, clientExitProblem } from '../lifecycle/labels.ts';
+import { CATALOGUE_LABEL } from './labels.ts';
 import { checkCatalogueResults, readCatalogueReport } from './report-checks.ts';
 
 /** `{runFailures, rows}` of checks, exactly as the lifecycle verifier returns them. */
@@ -39,9 +40,8 @@ export interface CatalogueVerifyInput {
 export function verifyCatalogueRun(input: CatalogueVerifyInput): CatalogueVerification {
   const findings = new Findings(input.rows.map((row) => row.id));
   // (1)
-  if (input.exitCode !== 0) {
-    findings.run(catalogueExitLabel(input.exitCode), 'client', input.exitCode === null ? 'the client ended without an exit code (signal or watchdog)' : `the client exited ${input.exitCode}`);
-  }
+  const exitProblem = clientExitProblem(input.exitCode);
+  if (exitProblem !== undefined) findings.run(clientExitLabel(input.exitCode), 'client', exitProblem);
   // (2), (3)
   const read = readCatalogueReport(input.report, input.clientLanguage, findings);
   if (read === undefined) return findings.verification();
