@@ -5,7 +5,8 @@
 // bytes are stored and confirmed (201). Only a 201 binds or rebinds an alias.
 
 import { UPLOAD_TOKEN_ENV } from '../auth/constants.ts';
-import { sha256Hex, uploadStepBytes } from './content-sources.ts';
+import { sha256Hex } from '../protocol/sha256-hex.ts';
+import { uploadStepBytes } from './content-sources.ts';
 import type { UploadStep } from './scenario-types.ts';
 
 export type UploadOutcome =

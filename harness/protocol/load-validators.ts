@@ -27,6 +27,7 @@ import {
   type Validate,
 } from './validator-types.ts';
 import { parseJsonText } from './json-text.ts';
+import { sha256Hex } from './sha256-hex.ts';
 
 // ajv itself is only needed to compile (a cache miss): loading it costs every process ~50 ms, and
 // most processes only load a cached standalone module.
@@ -296,7 +297,7 @@ function readCacheModule(cacheFile: string, cacheKey: string): Record<EntryPoint
   const header = HEADER_PATTERN.exec(text);
   if (!header || header[1] !== CACHE_FORMAT || header[2] !== cacheKey) return null;
   const body = text.slice(header[0].length);
-  if (sha256(body) !== header[3]) return null;
+  if (sha256Hex(body) !== header[3]) return null;
   markUsed(cacheFile);
   try {
     const requireFromCache = createRequire(cacheFile);
@@ -319,7 +320,7 @@ function writeCacheModule(cacheFile: string, cacheKey: string, generate: () => s
   try {
     const body = `'use strict';\n${generate()}\n`;
     fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-    fs.writeFileSync(temp, `// ${CACHE_FORMAT} key=${cacheKey} sha256=${sha256(body)}\n${body}`);
+    fs.writeFileSync(temp, `// ${CACHE_FORMAT} key=${cacheKey} sha256=${sha256Hex(body)}\n${body}`);
     fs.renameSync(temp, cacheFile);
     pruneCache(path.dirname(cacheFile), cacheFile);
   } catch {
@@ -356,10 +357,6 @@ function pruneCache(cacheDir: string, keep: string): void {
       // another process may have removed it already
     }
   }
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 // ---------------------------------------------------------------------------------------------------
