@@ -53,8 +53,7 @@ export class ReceiverControl {
       return await controlCall(this.endpoint, method, route, body, { timeoutMs: this.timeoutMs });
     } catch (error) {
       if (!(error instanceof ControlError)) throw error;
-      const status = /HTTP (\d{3})/.exec(error.message)?.[1];
-      throw new RowFailure(`control: ${error.call} ${error.kind === 'status' && status ? `answered HTTP ${status}` : error.kind}`);
+      throw new RowFailure(`control: ${error.call} ${error.kind === 'status' && error.status !== undefined ? `answered HTTP ${error.status}` : error.kind}`);
     }
   }
 }
