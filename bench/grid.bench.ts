@@ -16,8 +16,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { projectRoot } from '../harness/config/load-config.ts';
-import { clearValidatorMemo, loadValidators } from '../harness/protocol/load-validators.ts';
 import type { Bench, BenchOutput } from './lib/measure.ts';
+import { measureValidatorLoading } from './schemas.bench.ts';
 
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
@@ -188,16 +188,13 @@ export const gridBench: Bench = {
       if (watch) out.line(`  the same rerun in watch  ${seconds(watch.rerunMs)}   goal ≤ 1.5 s: ${verdict(watch.rerunMs <= 1500)} (first run ${seconds(watch.firstMs)})`);
       else out.line('  watch-mode rerun: could not be measured (see vitest output by running it by hand)');
 
-      clearValidatorMemo();
-      const compileStart = performance.now();
-      loadValidators(path.join(projectRoot(), 'schemas'), { cacheDir: false });
-      const compileMs = performance.now() - compileStart;
-      loadValidators(path.join(projectRoot(), 'schemas'));
-      clearValidatorMemo();
-      const loadStart = performance.now();
-      const loaded = loadValidators(path.join(projectRoot(), 'schemas'));
-      const loadMs = performance.now() - loadStart;
-      out.line(`  validators: standalone cache load ${loadMs.toFixed(1)} ms (${loaded.origin}) vs compile ${compileMs.toFixed(0)} ms (×${(compileMs / loadMs).toFixed(0)})`);
+      const validators = measureValidatorLoading('validators', path.join(projectRoot(), 'schemas'), { compile: 1, load: 1, warmup: 0 });
+      const compileMs = validators.fresh.msPerOp;
+      if (validators.cached === undefined) out.line(`  validators: compile ${compileMs.toFixed(0)} ms; the standalone cache could not be written`);
+      else {
+        const loadMs = validators.cached.msPerOp;
+        out.line(`  validators: standalone cache load ${loadMs.toFixed(1)} ms (${validators.origin}) vs compile ${compileMs.toFixed(0)} ms (×${(compileMs / loadMs).toFixed(0)})`);
+      }
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

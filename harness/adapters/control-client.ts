@@ -11,14 +11,17 @@ export { RequestFailure };
 
 export class ControlError extends Error {
   override readonly name = 'ControlError';
+  /** The HTTP status of a `status` error (a non-2xx answer); undefined for the other kinds. */
+  readonly status: number | undefined;
   constructor(
     /** `GET /receipts` etc. */
     readonly call: string,
     readonly kind: 'unreachable' | 'timeout' | 'status' | 'invalid',
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; status?: number },
   ) {
     super(message, options);
+    this.status = options?.status;
   }
 }
 
@@ -73,7 +76,7 @@ export async function controlCall(
   const text = response.text;
   if (response.status < 200 || response.status > 299) {
     const redirect = response.status >= 300 && response.status < 400 ? ' (redirects are never followed)' : '';
-    throw new ControlError(label, 'status', `control: ${where} answered HTTP ${response.status}${redirect}, expected 2xx`);
+    throw new ControlError(label, 'status', `control: ${where} answered HTTP ${response.status}${redirect}, expected 2xx`, { status: response.status });
   }
   if (text.trim() === '') return undefined;
   try {

@@ -17,12 +17,11 @@
 
 import { readFileSync } from 'node:fs';
 
-import { Agent, request } from 'undici';
-
-import { health, receipts } from '../adapters/control-client.ts';
+import { boundedJsonRequest, health, receipts } from '../adapters/control-client.ts';
 import type { LoadedAdapter, ServerHandle } from '../adapters/types.ts';
 import type { AuthMode } from '../config/define-config.ts';
 import type { ResolvedConfig } from '../config/load-config.ts';
+import { boundedRequest, RequestFailure } from '../http/bounded-request.ts';
 import { isJsonObject, jsonEqual } from '../protocol/json.ts';
 import { httpServerKey, unsupportedReason } from '../runs/plan.ts';
 import type { Scenario, ScenarioFile } from '../scenarios/types.ts';
@@ -215,16 +214,13 @@ export interface AuthStatsSnapshot {
   authRejections: number;
 }
 
-const controlAgent = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
-
 /** `GET /auth-stats` on the control endpoint, or undefined when the server does not expose it. */
 export async function authStats(controlEndpoint: string): Promise<AuthStatsSnapshot | undefined> {
   try {
     const url = new URL('auth-stats', controlEndpoint.endsWith('/') ? controlEndpoint : `${controlEndpoint}/`);
-    const response = await request(url, { dispatcher: controlAgent, signal: AbortSignal.timeout(5000) });
-    const text = await response.body.text();
-    if (response.statusCode !== 200) return undefined;
-    const body = JSON.parse(text) as unknown;
+    const response = await boundedJsonRequest(url, 'GET', undefined, 5000);
+    if (response.status !== 200) return undefined;
+    const body = JSON.parse(response.text) as unknown;
     if (!isJsonObject(body) || typeof body.tlsRejections !== 'number' || typeof body.authRejections !== 'number') return undefined;
     return { tlsRejections: body.tlsRejections, authRejections: body.authRejections };
   } catch {
@@ -441,16 +437,17 @@ function isExactRequest(receipt: unknown, scenario: Scenario): boolean {
 /** One access token from the run's local OAuth issuer (client credentials; redirects are never followed). */
 export async function acquireToken(tokenEndpoint: string | undefined): Promise<string> {
   if (!tokenEndpoint) throw new Error('auth probes: mode oauth needs the run\'s OAuth issuer, which is not running');
-  const response = await request(tokenEndpoint, {
+  const response = await boundedRequest(tokenEndpoint, {
     method: 'POST',
-    dispatcher: controlAgent,
-    signal: AbortSignal.timeout(5000),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    timeoutMs: 5000,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: OAUTH_CLIENT_ID, client_secret: OAUTH_CLIENT_SECRET, audience: AUDIENCE }).toString(),
+  }).catch((error: unknown) => {
+    if (!(error instanceof RequestFailure)) throw error;
+    throw new Error(`auth probes: the local OAuth issuer gave no answer to the token request (${error.kind === 'timeout' ? 'no answer within 5000 ms' : error.code})`, { cause: error });
   });
-  const text = await response.body.text();
-  if (response.statusCode !== 200) throw new Error(`auth probes: the local OAuth issuer refused the token request (HTTP ${response.statusCode})`);
-  const body = JSON.parse(text) as unknown;
+  if (response.status !== 200) throw new Error(`auth probes: the local OAuth issuer refused the token request (HTTP ${response.status})`);
+  const body = JSON.parse(response.text) as unknown;
   if (!isJsonObject(body) || typeof body.access_token !== 'string') throw new Error('auth probes: the local OAuth issuer answered without an access_token');
   return body.access_token;
 }

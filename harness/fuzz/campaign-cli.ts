@@ -21,7 +21,7 @@ import { stopAll } from '../adapters/supervise.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { loadValidators } from '../protocol/load-validators.ts';
 import { counterexampleDir } from './counterexample-file.ts';
-import { differentialFuzz, type DifferentialFuzzReport } from './differential.ts';
+import type { DifferentialFuzzReport } from './differential.ts';
 import { fuzzBudget, fuzzThreads } from './parameters.ts';
 import { configuredTargetLabels, fuzzConfiguredAdapters } from './fuzz-configured.ts';
 import { fuzzInProcessOnThreads } from './in-process-threads.ts';

@@ -11,11 +11,11 @@
 // .gitignore there). The expectation is always the oracle's, never the adapter's; every description
 // names the generation profile (and host envelope) the rows came from.
 
-import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { projectRoot } from '../config/load-config.ts';
+import { sha256Hex } from '../protocol/sha256-hex.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import type { Scenario, ScenarioFile } from '../scenarios/types.ts';
 import { materializeCase, type FuzzCase } from './case-arbitrary.ts';
@@ -52,7 +52,7 @@ export interface WrittenCounterexample {
 /** Stable scenario id of a case: a hash of its request and response under a fixed placeholder id. */
 export function counterexampleHash(fuzz: FuzzCase): string {
   const { request, response } = materializeCase(fuzz, 'fuzz-case');
-  return createHash('sha256').update(JSON.stringify({ request, response })).digest('hex').slice(0, 12);
+  return sha256Hex(JSON.stringify({ request, response })).slice(0, 12);
 }
 
 export function writeCounterexample(
@@ -88,7 +88,7 @@ export function describedRow(scenario: Scenario, description: string): Scenario 
 /** A stable short hash of some rows' requests and responses (their ids included). */
 export function scenariosHash(scenarios: Scenario[]): string {
   const content = scenarios.map((s) => ({ request: s.request, response: s.response }));
-  return createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 12);
+  return sha256Hex(JSON.stringify(content)).slice(0, 12);
 }
 
 /** Writes `<dir>/<name>.json` with `scenarios` and, for a process pairing, `<dir>/<name>.config.json`. */

@@ -28,7 +28,7 @@ import { caseEffectCount, fuzzCase, type FuzzCase } from './case-arbitrary.ts';
 import { writeCounterexample, type WrittenCounterexample } from './counterexample-file.ts';
 import { describeProfile, WIDE_PROFILE, type FuzzProfile } from './host-envelope.ts';
 import { HostLimitationLog, type HostLimitationReport } from './host-limitations.ts';
-import { createProgress, type Progress } from './progress.ts';
+import { createProgress } from './progress.ts';
 import { persistRefusal } from './refusal-evidence.ts';
 import { discardRefusal } from './refusal-search.ts';
 import { batchScenarioIds, fuzzScenario } from './scenario-rows.ts';

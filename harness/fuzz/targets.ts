@@ -60,8 +60,6 @@ export interface ProcessTargetOptions {
   watchdogs: { startupMs: number; runMs: number };
   /** Parent of every run's temp files (removed by the caller). */
   workDir: string;
-  /** Keep the files of runs with failures (default false: everything is removed). */
-  keepFailedRuns?: boolean;
 }
 
 /** File-name-safe label of a pairing (and its transport, for process targets: their replay configs differ). */
@@ -92,12 +90,9 @@ export function processTarget(options: ProcessTargetOptions): FuzzTarget {
  * Writes `scenarios` as one scenario file and runs the client once over it (HTTP: against a server
  * started for exactly this file, always stopped afterwards). A server that cannot start is a run
  * failure like any other. The run's folder is removed, except when the run failed as a whole (then
- * `dir` names it and the caller owns it) or `keepFailedRuns` asks for it.
+ * `dir` names it and the caller owns it).
  */
-export async function runScenarioBatch(
-  options: ProcessTargetOptions,
-  scenarios: Scenario[],
-): Promise<RunResult & { outcome?: ClientRunOutcome }> {
+export async function runScenarioBatch(options: ProcessTargetOptions, scenarios: Scenario[]): Promise<RunResult> {
   const { server, client, transport, schemasDir, watchdogs } = options;
   mkdirSync(options.workDir, { recursive: true });
   const dir = mkdtempSync(path.join(options.workDir, 'batch-'));
@@ -127,9 +122,8 @@ export async function runScenarioBatch(
     }
     const verification = verifyRun(outcome, scenarios, client.manifest.language);
     const result: RunResult = { rows: verification.rows, integrity: verification.integrity, ...runDetails(outcome, scenarios, verification.rows) };
-    const evidence = result.integrity.length > 0 || result.clientWideError !== undefined;
-    keep = evidence || (options.keepFailedRuns === true && [...verification.rows.values()].some((row) => row.verdict === 'failed'));
-    return { ...result, ...(evidence ? { dir } : {}), outcome };
+    keep = result.integrity.length > 0 || result.clientWideError !== undefined;
+    return { ...result, ...(keep ? { dir } : {}) };
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });
   }
@@ -148,7 +142,7 @@ function serverRefused(error: ServerStartError, scenarios: Scenario[]): RunResul
 /** Every configured pairing over every configured transport, with auth `none` (the fuzz matrix). */
 export function configuredTargets(
   config: ResolvedConfig,
-  options: { workDir: string; keepFailedRuns?: boolean },
+  options: { workDir: string },
 ): FuzzTarget[] {
   const adapters = loadAdapters(config);
   const groups = planMatrix({ ...config, auth: ['none'] }, adapters);
@@ -160,7 +154,6 @@ export function configuredTargets(
       schemasDir: config.schemas,
       watchdogs: config.watchdogs,
       workDir: options.workDir,
-      keepFailedRuns: options.keepFailedRuns,
     }),
   );
 }

@@ -1,7 +1,7 @@
 // Our observation-chain rows, as intent only: the boundary request, the subscriptions and the reply
 // to each call. The generator simulates the chain for `expected` and `chainProof`.
 
-import { sha256Hex } from '../lifecycle/content-sources.ts';
+import { sha256Hex } from '../protocol/sha256-hex.ts';
 import type { JsonObject } from '../protocol/json.ts';
 import type { InterceptRequest } from '../protocol/messages.ts';
 import type { Chain, ChainSubscription } from '../lifecycle/scenario-types.ts';

@@ -7,7 +7,7 @@ import { decodeStrictBase64 } from '../lifecycle/content-sources.ts';
 import type { ChainSimulation, ChainTraceEvent } from '../lifecycle/simulate-chain.ts';
 import type { StepSimulation, StepTraceEvent } from '../lifecycle/simulate-step-script.ts';
 import type { ChainScenario, StepScenario } from '../lifecycle/scenario-types.ts';
-import { UNAUTHORIZED_UPLOAD_TOKEN_ENV } from '../lifecycle/upload-receiver-model.ts';
+import { UNAUTHORIZED_UPLOAD_TOKEN_ENV } from '../auth/constants.ts';
 import { isJsonObject, jsonEqual, type JsonObject } from '../protocol/json.ts';
 import type { InterceptRequest } from '../protocol/messages.ts';
 

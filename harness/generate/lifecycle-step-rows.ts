@@ -3,7 +3,7 @@
 // and derives the transports from what the script does. Tags name the coverage items a row proves
 // (lifecycle-coverage.ts), whose witnesses check the simulated trace really shows them.
 
-import { sha256Hex } from '../lifecycle/content-sources.ts';
+import { sha256Hex } from '../protocol/sha256-hex.ts';
 import type { JsonObject } from '../protocol/json.ts';
 import type { InterceptRequest } from '../protocol/messages.ts';
 import type { LifecycleStep } from '../lifecycle/scenario-types.ts';

@@ -4,8 +4,8 @@
 import type { JsonObject } from '../protocol/json.ts';
 import type { InterceptCapabilities, InterceptEvent, InterceptRequest } from '../protocol/messages.ts';
 import type { LifecycleStep, UploadStep } from '../lifecycle/scenario-types.ts';
-import { sha256Hex } from '../lifecycle/content-sources.ts';
-import { UNAUTHORIZED_UPLOAD_TOKEN_ENV } from '../lifecycle/upload-receiver-model.ts';
+import { sha256Hex } from '../protocol/sha256-hex.ts';
+import { UNAUTHORIZED_UPLOAD_TOKEN_ENV } from '../auth/constants.ts';
 
 const HOST_SOURCE = 'urn:ahp-conformance:lifecycle-host';
 const HOST_TIME = '2026-03-02T09:30:00Z';

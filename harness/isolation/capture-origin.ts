@@ -4,9 +4,11 @@
 // challenges, never redirects and never logs header values (they may hold credentials): it records
 // only which sensitive header names arrived.
 
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+import { sha256Hex } from '../protocol/sha256-hex.ts';
 
 export const MAX_UPLOAD_BYTES = 1_048_576;
 const SENSITIVE = ['authorization', 'proxy-authorization', 'cookie'];
@@ -105,7 +107,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, captur
   const capture: Capture = {
     path: request.url ?? '',
     size: body.length,
-    sha256: createHash('sha256').update(body).digest('hex'),
+    sha256: sha256Hex(body),
     subscription: headers.get('ahp-subscription')?.[0] ?? null,
     ref: headers.get('ahp-content-ref')?.[0] ?? null,
     declaredHash: declaredHash!,

@@ -10,12 +10,12 @@ import type { ClientAuthSettings, ServerAuthSettings } from '../auth/auth-settin
 import type { AuthMode } from '../config/define-config.ts';
 import type { StepScenario } from '../lifecycle/scenario-types.ts';
 import { keepLogs, pointAtKeptLogs } from '../runs/keep-logs.ts';
-import { runLifecycleGroup } from '../runs/lifecycle-run.ts';
+import { CLIENT_UPLOAD_CONFIG, runLifecycleGroup } from '../runs/lifecycle-run.ts';
 import { judge, type ScriptVerifier } from '../runs/lifecycle-runner.ts';
 import { safeLabel } from '../runs/matrix-runner.ts';
 import type { MatrixGroup } from '../runs/plan.ts';
 import type { GroupRunResult } from '../setup/grouped-suite.ts';
-import { startCaptureOrigin } from './capture-origin.ts';
+import { MAX_UPLOAD_BYTES, startCaptureOrigin } from './capture-origin.ts';
 import { ISOLATION_ALIAS, isolationBody, isolationHash } from './isolation-scenario.ts';
 import { isolationVerifier } from './verify-isolation.ts';
 
@@ -46,7 +46,7 @@ export async function runIsolationCase(group: MatrixGroup, options: IsolationRun
         watchdogs: options.watchdogs,
         serverAuth: { ...server },
         clientAuth: { ...client },
-        upload: { endpoint: origin.endpoint, timeoutMs: 5000, maxBytes: 1_048_576 },
+        upload: { endpoint: origin.endpoint, timeoutMs: CLIENT_UPLOAD_CONFIG.timeoutMs, maxBytes: MAX_UPLOAD_BYTES },
         contentSources: [{ descriptor: { ref: ISOLATION_ALIAS, size: body.length, sha256: isolationHash() }, bytes: body.toString('base64') }],
       },
       { workDir: options.runDir },

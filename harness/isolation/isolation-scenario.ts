@@ -4,11 +4,11 @@
 // upload step sends the isolation body B under the alias `sender-isolation`, and the expected result is
 // recomputed for the derived row by the step-script simulator.
 
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { PROJECT_ROOT } from '../protocol/load-validators.ts';
+import { sha256Hex } from '../protocol/sha256-hex.ts';
 import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import { simulateStepScript } from '../lifecycle/simulate-step-script.ts';
 import type { StepScenario } from '../lifecycle/scenario-types.ts';
@@ -25,7 +25,7 @@ export function isolationBody(): Buffer {
 }
 
 export function isolationHash(): string {
-  return createHash('sha256').update(isolationBody()).digest('hex');
+  return sha256Hex(isolationBody());
 }
 
 export function isolationScenario(validators: Pick<ProtocolValidators, 'interceptResponse'>): StepScenario {

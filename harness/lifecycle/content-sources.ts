@@ -2,8 +2,7 @@
 // upload the fixture expects the receiver to confirm, so that an SDK may upload them itself. Pure:
 // derived from the rows alone, in first-seen order.
 
-import { createHash } from 'node:crypto';
-
+import { sha256Hex } from '../protocol/sha256-hex.ts';
 import type { ContentSource, LifecycleScenario, UploadStep } from './scenario-types.ts';
 
 /** The labels a broken fixture source fails with; the first two are the protocol runner's own words. */
@@ -48,10 +47,6 @@ function isWellFormedText(text: string): boolean {
 export function uploadStepBytes(step: UploadStep): Buffer | undefined {
   if (step.bodyBase64 !== undefined) return decodeStrictBase64(step.bodyBase64);
   return isWellFormedText(step.body) ? Buffer.from(step.body, 'utf8') : undefined;
-}
-
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /**

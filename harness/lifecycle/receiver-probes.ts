@@ -6,7 +6,6 @@
 //
 // Nothing here logs or returns a credential: results are labels, statuses and our own words.
 
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 import { Agent, request } from 'undici';
@@ -16,6 +15,7 @@ import { UPLOAD_TOKEN } from '../auth/constants.ts';
 import { acquireToken } from '../auth/probes.ts';
 import { endpointRoutes } from '../http/endpoint-routes.ts';
 import { isJsonObject, type JsonObject } from '../protocol/json.ts';
+import { sha256Hex } from '../protocol/sha256-hex.ts';
 import type { LifecycleScenario } from './scenario-types.ts';
 
 /** The nine probes, in order, with the rules' verbatim labels. */
@@ -132,7 +132,7 @@ function exactReceipt(answer: Answer, bytes: Buffer): { ref: string; size: numbe
     return undefined;
   }
   if (!isJsonObject(body) || Object.keys(body).sort().join() !== 'ref,sha256,size') return undefined;
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const sha256 = sha256Hex(bytes);
   if (typeof body.ref !== 'string' || body.ref === '' || body.size !== bytes.length || body.sha256 !== sha256) return undefined;
   return { ref: body.ref, size: bytes.length, sha256 };
 }
@@ -155,7 +155,7 @@ async function upload(endpoint: string, bytes: Buffer, credential: { token?: str
   const headers: Record<string, string> = {
     'content-type': 'application/octet-stream',
     'content-length': String(bytes.length),
-    'ahp-content-sha256': createHash('sha256').update(bytes).digest('hex'),
+    'ahp-content-sha256': sha256Hex(bytes),
     ...(credential.token === undefined ? {} : { authorization: `Bearer ${credential.token}` }),
   };
   return send(endpoint, 'POST', headers, bytes, uploadAgent, timeoutMs);

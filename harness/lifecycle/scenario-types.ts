@@ -317,12 +317,16 @@ export interface EmittedReceipt {
   id: RequestId;
 }
 
+/** The client milestones `POST /mark` records (§6). */
+export const MARK_KINDS = ['acquired', 'discarded', 'accepted', 'cancelled', 'chain-settled'] as const;
+export type MarkKind = (typeof MARK_KINDS)[number];
+
 /**
  * Client marks (`POST /mark`). `acquired` and `discarded` have exactly these keys; `accepted`,
  * `cancelled` and `chain-settled` at least these.
  */
 export interface MarkReceipt {
-  kind: 'acquired' | 'discarded' | 'accepted' | 'cancelled' | 'chain-settled';
+  kind: MarkKind;
   id: RequestId;
   scenario: string;
 }

@@ -4,13 +4,10 @@
 // then the credential (only the independent upload token is authorized: 401 otherwise), then the
 // bytes are stored and confirmed (201). Only a 201 binds or rebinds an alias.
 
-import { sha256Hex, uploadStepBytes } from './content-sources.ts';
+import { UPLOAD_TOKEN_ENV } from '../auth/constants.ts';
+import { sha256Hex } from '../protocol/sha256-hex.ts';
+import { uploadStepBytes } from './content-sources.ts';
 import type { UploadStep } from './scenario-types.ts';
-
-/** The environment variable holding the upload token the receiver authorizes (§2 client environment). */
-export const AUTHORIZED_UPLOAD_TOKEN_ENV = 'AHP_INTEROP_UPLOAD_TOKEN';
-/** The environment variable holding a well-formed token the receiver refuses (§11: unauthorized steps). */
-export const UNAUTHORIZED_UPLOAD_TOKEN_ENV = 'AHP_INTEROP_UNAUTHORIZED_UPLOAD_TOKEN';
 
 export type UploadOutcome =
   | { status: 201; reason: 'stored' }
@@ -36,8 +33,8 @@ export function uploadBytes(step: UploadStep): UploadBytes | undefined {
 export function receiverUploadOutcome(step: UploadStep, sent: UploadBytes): UploadOutcome {
   if (step.size !== sent.size) return { status: 400, reason: 'size mismatch' };
   if (step.sha256 !== sent.sha256) return { status: 400, reason: 'digest mismatch' };
-  const tokenEnv = step.upload?.auth.tokenEnv ?? AUTHORIZED_UPLOAD_TOKEN_ENV;
-  if (tokenEnv !== AUTHORIZED_UPLOAD_TOKEN_ENV) return { status: 401, reason: 'credential refused' };
+  const tokenEnv = step.upload?.auth.tokenEnv ?? UPLOAD_TOKEN_ENV;
+  if (tokenEnv !== UPLOAD_TOKEN_ENV) return { status: 401, reason: 'credential refused' };
   return { status: 201, reason: 'stored' };
 }
 

@@ -25,11 +25,11 @@ import {
   ajv,
   packageVersion,
   readCacheModule,
-  sha256,
   standaloneCacheDir,
   writeCacheModule,
   type AjvModules,
 } from './standalone-cache.ts';
+import { sha256Hex } from './sha256-hex.ts';
 
 // Many harness modules and tests know the project root from here.
 export { PROJECT_ROOT };
@@ -154,7 +154,7 @@ function readDirectory(dir: string): DirectoryContents {
       );
     }
   }
-  return { schemas, cacheKey: sha256(keyParts.join('')).slice(0, 32) };
+  return { schemas, cacheKey: sha256Hex(keyParts.join('')).slice(0, 32) };
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 // checked before it is loaded. Shared by load-validators.ts (the protocol schema sets) and
 // scenarios/format-schema.ts (the scenario file formats).
 
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -16,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 import type Ajv2020Module from 'ajv/dist/2020.js';
 import type standaloneModule from 'ajv/dist/standalone/index.js';
 import type addFormatsModule from 'ajv-formats';
+
+import { sha256Hex } from './sha256-hex.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -51,10 +53,6 @@ export function packageVersion(name: string): string {
   return typeof manifest.version === 'string' ? manifest.version : 'unknown';
 }
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Cache modules unused for this long are removed when a new one is written. */
 const CACHE_RETENTION_MS = 14 * DAY_MS;
@@ -74,7 +72,7 @@ export function readCacheModule(cacheFile: string, format: string, key: string):
   const header = HEADER_PATTERN.exec(text);
   if (!header || header[1] !== format || header[2] !== key) return null;
   const body = text.slice(header[0].length);
-  if (sha256(body) !== header[3]) return null;
+  if (sha256Hex(body) !== header[3]) return null;
   markUsed(cacheFile);
   try {
     const requireFromCache = createRequire(cacheFile);
@@ -96,7 +94,7 @@ export function writeCacheModule(cacheFile: string, format: string, key: string,
   try {
     const body = `'use strict';\n${generate()}\n`;
     fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-    fs.writeFileSync(temp, `// ${format} key=${key} sha256=${sha256(body)}\n${body}`);
+    fs.writeFileSync(temp, `// ${format} key=${key} sha256=${sha256Hex(body)}\n${body}`);
     fs.renameSync(temp, cacheFile);
     pruneCache(path.dirname(cacheFile), cacheFile);
   } catch {

@@ -18,8 +18,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { Agent, request } from 'undici';
-
+import { boundedJsonRequest, RequestFailure } from '../adapters/control-client.ts';
 import { startHttpServer, stopHttpServer, ServerStartError } from '../adapters/http-server-pool.ts';
 import { launch, SpawnError, type LaunchedProcess, type ProcessExit } from '../adapters/launch.ts';
 import { writePrivateJson } from '../adapters/private-json.ts';
@@ -88,8 +87,6 @@ export interface LifecycleRunOutcome {
 
 /** The client config's `upload` block (§2); `endpoint` is added over HTTP. */
 export const CLIENT_UPLOAD_CONFIG = { auth: { type: 'bearer', tokenEnv: UPLOAD_TOKEN_ENV }, timeoutMs: 5000, maxBytes: 1_048_576 } as const;
-
-const controlAgent = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
 
 export async function runLifecycleGroup(spec: LifecycleRunSpec, options: LifecycleRunOptions): Promise<LifecycleRunOutcome> {
   const started = Date.now();
@@ -277,19 +274,22 @@ function withUploadEndpoint(row: ScriptScenario, endpoint: string): ScriptScenar
   return { ...row, steps } as ScriptScenario;
 }
 
-/** The receiver's receipt log, as it answers it (`{entries:[...]}` — the verifier checks the shape). */
+/**
+ * The receiver's receipt log, as it answers it (`{entries:[...]}` — the verifier checks the shape).
+ * Not `receipts()` of the control client: a lifecycle log is `{entries}`, not `{requests}`, only a
+ * 200 counts, and the failure wording is this run's.
+ */
 async function fetchReceiptLog(controlEndpoint: string, timeoutMs: number): Promise<unknown> {
   const url = new URL('receipts', controlEndpoint.endsWith('/') ? controlEndpoint : `${controlEndpoint}/`);
-  const signal = AbortSignal.timeout(timeoutMs);
   let response;
   try {
-    response = await request(url, { method: 'GET', dispatcher: controlAgent, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    response = await boundedJsonRequest(url, 'GET', undefined, timeoutMs);
   } catch (error) {
-    throw new Error(signal.aborted ? `no answer within ${timeoutMs} ms` : `unreachable (${(error as { code?: string }).code ?? 'error'})`);
+    if (!(error instanceof RequestFailure)) throw error;
+    throw new Error(error.kind === 'timeout' ? `no answer within ${timeoutMs} ms` : `unreachable (${error.code})`);
   }
-  const text = await response.body.text();
-  if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}`);
-  const parsed = parseJsonText(text);
+  if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+  const parsed = parseJsonText(response.text);
   if (!parsed.ok) throw new Error(`the body is not JSON ${parsed.where}`);
   return parsed.value;
 }

@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 
 import { describeValue } from '../protocol/json-text.ts';
-import { ajv, packageVersion, readCacheModule, sha256, standaloneCacheDir, writeCacheModule } from '../protocol/standalone-cache.ts';
+import { sha256Hex } from '../protocol/sha256-hex.ts';
+import { ajv, packageVersion, readCacheModule, standaloneCacheDir, writeCacheModule } from '../protocol/standalone-cache.ts';
 import { joinPath, pointerToPath } from './json-path.ts';
 
 /** One problem: where (`scenarios[3].steps[0].key`, empty for the whole file) and what was expected. */
@@ -91,7 +92,7 @@ export class FormatSchema {
       } catch (error) {
         throw new Error(`cannot read the ${this.options.family} format schema ${fileURLToPath(this.options.url)}: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const key = sha256(`${CACHE_FORMAT}\0ajv@${packageVersion('ajv')}\0${JSON.stringify(AJV_OPTIONS)}\0${text}`).slice(0, 32);
+      const key = sha256Hex(`${CACHE_FORMAT}\0ajv@${packageVersion('ajv')}\0${JSON.stringify(AJV_OPTIONS)}\0${text}`).slice(0, 32);
       const cacheDir = this.options.cacheDir ?? DEFAULT_FORMAT_SCHEMA_CACHE_DIR;
       const cacheFile = cacheDir === false ? null : path.join(path.resolve(cacheDir), `${key}.cjs`);
       const cached = cacheFile === null ? undefined : readCacheModule(cacheFile, CACHE_FORMAT, key)?.['default'];

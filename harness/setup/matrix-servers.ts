@@ -1,6 +1,8 @@
-// The shared HTTP servers of a matrix project (core, auth, ...): one per (server adapter, auth mode),
-// each started with that mode's exact server `auth` settings from the run's synthetic trust. Used by
-// globalSetup files; the handles are plain data they `provide` to the tests.
+// The `auth` project's HTTP servers, all started up front: one per (server adapter, auth mode), each
+// with that mode's exact server `auth` settings from the run's synthetic trust. Only the auth
+// globalSetup uses this now: every other project opens the run's services instead (run-services.ts),
+// whose broker starts a server on first use (server-broker.ts). The handles are plain data the auth
+// globalSetup `provide`s to the tests.
 //
 // Owns, for the run: a temp run dir (the servers' and client runs' files, the test PKI), removed on
 // stop() and also when the process exits without teardown (Ctrl-C); the run trust (OAuth issuer,
@@ -40,7 +42,7 @@ export interface StartMatrixServersOptions {
   needed: Array<{ adapter: LoadedAdapter; auth: AuthMode; key: string }>;
   /** Absolute scenario file the servers answer from. */
   scenarioFile: string;
-  /** Prefix of the temp run dir, e.g. `ahp-core-`. */
+  /** Prefix of the temp run dir, e.g. `ahp-auth-`. */
   tempPrefix: string;
 }
 

@@ -54,6 +54,14 @@ interface Names {
   client: string;
 }
 
+export interface VerifyOptions {
+  /**
+   * Blind mode: the client judged its rows against decoy expectations, so its own row status and its
+   * exit code mean nothing; only `actual` (and the evidence) counts.
+   */
+  blind?: boolean;
+}
+
 /**
  * Re-derives the verdict of every selected scenario from the client's report, the server's receipts
  * and — where the harness stands on the wire (the stdio relay, the HTTP proxy) — what the client sent
@@ -66,14 +74,6 @@ interface Names {
  * report, the wrong language, unknown or duplicate ids, an exit code the report contradicts, a crashed
  * server) fails every row of the run.
  */
-export interface VerifyOptions {
-  /**
-   * Blind mode: the client judged its rows against decoy expectations, so its own row status and its
-   * exit code mean nothing; only `actual` (and the evidence) counts.
-   */
-  blind?: boolean;
-}
-
 export function verifyRun(outcome: ClientRunOutcome, scenarios: Scenario[], clientLanguage: string, options: VerifyOptions = {}): RunVerification {
   const names: Names = { server: outcome.spec.server, client: outcome.spec.client };
   const integrity: string[] = outcome.failures.map((f) => `[${f.stage}/${f.kind}] (${f.party ?? partyOfFailure(f.stage, f.kind)}) ${f.message}`);

@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, SELFTEST_SCENARIO_IDS, startVitestChild, type ChildConfig, type ChildRunDirs } from './support/child-vitest-run.ts';
+import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, startVitestChild, type ChildConfig, type ChildRunDirs } from './support/child-vitest-run.ts';
 import { completeChildRun, expectClean, GONE_MS, type CompletedRun } from './support/completed-child-run.ts';
 import { killRecorded, recordedPids, survivorsAfter, waitForRoles } from './support/recorded-pids.ts';
 import { expectGroup } from './support/expect-group.ts';

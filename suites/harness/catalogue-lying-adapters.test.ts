@@ -13,7 +13,7 @@
 // its whole scenario file, so the child's file is a small subset of fixtures/catalogue-scenarios.json
 // chosen so that every lie has a row to touch and rows it must leave alone.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 
 import { fixtureAdapter, referenceAdapter, removeChildRun } from './support/child-vitest-run.ts';
 import { completeChildRun, expectClean, GONE_MS, type CompletedRun } from './support/completed-child-run.ts';

@@ -17,7 +17,7 @@ import { RowFailure } from '../../adapters/reference/lib/lifecycle/row-failure.t
 import { writePrivateJson } from '../../harness/adapters/private-json.ts';
 import { createRunTrust, type RunTrust } from '../../harness/auth/run-trust.ts';
 import type { AuthMode } from '../../harness/config/define-config.ts';
-import { sha256Hex } from '../../harness/lifecycle/content-sources.ts';
+import { sha256Hex } from '../../harness/protocol/sha256-hex.ts';
 import type { StepScenario } from '../../harness/lifecycle/scenario-types.ts';
 import type { JsonObject } from '../../harness/protocol/json.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';

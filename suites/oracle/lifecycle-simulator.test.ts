@@ -19,7 +19,7 @@ import {
   toolBeforeRequest,
   uploadStep,
 } from '../../harness/generate/lifecycle-wire.ts';
-import { sha256Hex } from '../../harness/lifecycle/content-sources.ts';
+import { sha256Hex } from '../../harness/protocol/sha256-hex.ts';
 import { chainPermissionAfter, recomputeChainPermissions, simulateChain } from '../../harness/lifecycle/simulate-chain.ts';
 import { LifecycleSimulationError } from '../../harness/lifecycle/simulation-error.ts';
 import { simulateStepScript } from '../../harness/lifecycle/simulate-step-script.ts';

@@ -1,7 +1,8 @@
 // The catalogue verifier's failure labels: the protocol runner's own words (CATALOGUE-RULES §6), kept
 // verbatim so that a failure here reads the same as upstream's; the `message` of a check carries our
-// own explanation. The §6 number of the check that uses each label is given beside it. Check (8)
-// has no fixed label: its labels are the schema errors themselves (schemaErrorLabel).
+// own explanation. The §6 number of the check that uses each label is given beside it. Check (1)'s
+// label, `client exit <code>`, is the lifecycle runner's too (lifecycle/labels.ts clientExitLabel).
+// Check (8) has no fixed label: its labels are the schema errors themselves (schemaErrorLabel).
 
 export const CATALOGUE_LABEL = {
   wrongReport: 'wrong report language/type', // (2)
@@ -18,8 +19,6 @@ export const CATALOGUE_LABEL = {
   evidenceMismatch: 'exact actual receiver delivery/rejection evidence mismatch', // (13)
 } as const;
 
-/** (1): the client's exit code is part of the label. */
-export const catalogueExitLabel = (code: number | null): string => `client exit ${code === null ? 'null' : code}`;
 /** (5), keyed by scenario id. */
 export const notPassedLabel = (scenarioId: string): string => `${scenarioId}: not passed`;
 /** (5), keyed by scenario id. */

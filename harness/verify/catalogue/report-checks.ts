@@ -8,32 +8,25 @@ import { isJsonObject, jsonEqual, type JsonObject } from '../../protocol/json.ts
 import { jsonDiff } from '../../protocol/json-diff.ts';
 import { describeValue } from '../../protocol/json-text.ts';
 import type { Findings } from '../lifecycle/findings.ts';
+import { readReportShape } from '../lifecycle/report-checks.ts';
 import { CATALOGUE_LABEL, notPassedLabel, resultMismatchLabel } from './labels.ts';
 
 /**
  * (2) and (3): the report when it is an object in the client's language whose `results` is a list of
- * objects; otherwise the failure is recorded and the verification stops (undefined).
+ * objects; otherwise the failure is recorded and the verification stops (undefined). The shape is
+ * the lifecycle verifier's reading (same labels); the language comes first, as in §6.
  */
 export function readCatalogueReport(report: unknown, clientLanguage: string, findings: Findings): { report: JsonObject; results: JsonObject[] } | undefined {
-  if (!isJsonObject(report)) {
-    findings.run(CATALOGUE_LABEL.wrongReport, 'client', report === undefined ? 'the client left no readable report' : `the report is ${describeValue(report)}, expected an object`);
-    return undefined;
-  }
-  if (report.language !== clientLanguage) {
+  if (isJsonObject(report) && report.language !== clientLanguage) {
     findings.run(CATALOGUE_LABEL.wrongReport, 'client', `report.language is ${describeValue(report.language)}, expected ${JSON.stringify(clientLanguage)}`);
     return undefined;
   }
-  const results = report.results;
-  if (!Array.isArray(results)) {
-    findings.run(CATALOGUE_LABEL.malformedResults, 'client', `report.results is ${describeValue(results)}, expected a list`);
+  const shape = readReportShape(report, 'a list');
+  if (!shape.ok) {
+    findings.run(shape.label, 'client', shape.message);
     return undefined;
   }
-  const index = results.findIndex((result) => !isJsonObject(result));
-  if (index >= 0) {
-    findings.run(CATALOGUE_LABEL.malformedResults, 'client', `report.results[${index}] is ${describeValue(results[index])}, expected an object`);
-    return undefined;
-  }
-  return { report, results: results as JsonObject[] };
+  return { report: shape.report, results: shape.results.map(({ result }) => result) };
 }
 
 /** (4) and (5). */

@@ -9,12 +9,13 @@
 
 import type { Transport } from '../../config/define-config.ts';
 import type { CatalogueScenario } from '../../catalogue/scenario-types.ts';
-import { isJsonObject, type JsonObject } from '../../protocol/json.ts';
-import { describeValue } from '../../protocol/json-text.ts';
+import type { JsonObject } from '../../protocol/json.ts';
 import { Findings, type LifecycleVerification } from '../lifecycle/findings.ts';
+import { clientExitLabel, clientExitProblem } from '../lifecycle/labels.ts';
+import { readReceiptLog } from '../lifecycle/receipt-log.ts';
 import { checkDiscovery, type DiscoveryValidators } from './discovery-checks.ts';
 import { checkEvidence, expectedEvidence, type EvidenceValidators } from './evidence-checks.ts';
-import { CATALOGUE_LABEL, catalogueExitLabel } from './labels.ts';
+import { CATALOGUE_LABEL } from './labels.ts';
 import { checkCatalogueResults, readCatalogueReport } from './report-checks.ts';
 
 /** `{runFailures, rows}` of checks, exactly as the lifecycle verifier returns them. */
@@ -39,9 +40,8 @@ export interface CatalogueVerifyInput {
 export function verifyCatalogueRun(input: CatalogueVerifyInput): CatalogueVerification {
   const findings = new Findings(input.rows.map((row) => row.id));
   // (1)
-  if (input.exitCode !== 0) {
-    findings.run(catalogueExitLabel(input.exitCode), 'client', input.exitCode === null ? 'the client ended without an exit code (signal or watchdog)' : `the client exited ${input.exitCode}`);
-  }
+  const exitProblem = clientExitProblem(input.exitCode);
+  if (exitProblem !== undefined) findings.run(clientExitLabel(input.exitCode), 'client', exitProblem);
   // (2), (3)
   const read = readCatalogueReport(input.report, input.clientLanguage, findings);
   if (read === undefined) return findings.verification();
@@ -61,19 +61,10 @@ function receiptEntries(receipts: unknown, transport: Transport, findings: Findi
   const from = transport === 'stdio' ? 'report.receipts' : "the receiver's GET /receipts";
   // Over stdio the client copies the child's log into its report; over HTTP the harness reads it.
   const party = transport === 'stdio' ? 'client' : 'server';
-  if (!isJsonObject(receipts)) {
-    findings.run(CATALOGUE_LABEL.missingReceipts, party, `${from} is ${describeValue(receipts)}, expected {entries: [...]}`);
+  const log = readReceiptLog(receipts, { log: from, expected: '{entries: [...]}', entries: `${from}.entries`, list: 'a list' });
+  if ('problem' in log) {
+    findings.run(CATALOGUE_LABEL.missingReceipts, party, log.problem);
     return undefined;
   }
-  const entries = receipts.entries;
-  if (!Array.isArray(entries)) {
-    findings.run(CATALOGUE_LABEL.missingReceipts, party, `${from}.entries is ${describeValue(entries)}, expected a list`);
-    return undefined;
-  }
-  const index = entries.findIndex((entry) => !isJsonObject(entry));
-  if (index >= 0) {
-    findings.run(CATALOGUE_LABEL.missingReceipts, party, `${from}.entries[${index}] is ${describeValue(entries[index])}, expected an object`);
-    return undefined;
-  }
-  return entries as JsonObject[];
+  return log.entries.map(({ entry }) => entry);
 }

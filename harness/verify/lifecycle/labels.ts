@@ -73,8 +73,11 @@ export const LABEL = {
   settledBeforeResponse: 'chain settled before response',
 } as const;
 
-/** §7.1 (1): the client's exit code is part of the label. */
+/** §7.1 (1) (and the catalogue's (1)): the client's exit code is part of the label. */
 export const clientExitLabel = (code: number | null): string => `client exit ${code === null ? 'null' : code}`;
+/** The message beside clientExitLabel: why this exit fails the run; undefined for exit 0. */
+export const clientExitProblem = (code: number | null): string | undefined =>
+  code === 0 ? undefined : code === null ? 'the client ended without an exit code (signal or watchdog)' : `the client exited ${code}`;
 /** §7.1 (6), keyed by scenario id. */
 export const localMismatchLabel = (scenarioId: string): string => `${scenarioId}: local application result mismatch`;
 /** §7.2 (10), keyed by request id. */

@@ -13,18 +13,41 @@ export interface LogEntry {
   entry: JsonObject;
 }
 
+/** How a family's failures name the receipt log and what they expect of it. */
+export interface ReceiptLogWording {
+  /** The message when there is no log at all; without it, a missing log reads like any non-object. */
+  missing?: string;
+  /** The log itself, e.g. `the receipt log`. */
+  log: string;
+  /** What the log should be, e.g. `an object {entries:[...]}`. */
+  expected: string;
+  /** Its entries, e.g. `receipts.entries`. */
+  entries: string;
+  /** What the entries should be, e.g. `an array`. */
+  list: string;
+}
+
+/** The lifecycle verifier's words (§7.1 (7)); the caller adds where the log came from. */
+export const LIFECYCLE_LOG_WORDING: ReceiptLogWording = {
+  missing: 'there is no receipt log',
+  log: 'the receipt log',
+  expected: 'an object {entries:[...]}',
+  entries: 'receipts.entries',
+  list: 'an array',
+};
+
 /**
- * The entries of `{entries:[...]}` when every entry is an object (LIFECYCLE-RULES §7.1 (7)), else
- * why not.
+ * The entries of `{entries:[...]}` when every entry is an object (LIFECYCLE-RULES §7.1 (7); the
+ * catalogue's §6 (6) too), else why not, in `wording`.
  */
-export function readReceiptLog(receipts: unknown): { entries: LogEntry[] } | { problem: string } {
-  if (receipts === undefined) return { problem: 'there is no receipt log' };
-  if (!isJsonObject(receipts)) return { problem: `the receipt log is ${describeValue(receipts)}, expected an object {entries:[...]}` };
+export function readReceiptLog(receipts: unknown, wording: ReceiptLogWording = LIFECYCLE_LOG_WORDING): { entries: LogEntry[] } | { problem: string } {
+  if (receipts === undefined && wording.missing !== undefined) return { problem: wording.missing };
+  if (!isJsonObject(receipts)) return { problem: `${wording.log} is ${describeValue(receipts)}, expected ${wording.expected}` };
   const entries = receipts.entries;
-  if (!Array.isArray(entries)) return { problem: `receipts.entries is ${describeValue(entries)}, expected an array` };
+  if (!Array.isArray(entries)) return { problem: `${wording.entries} is ${describeValue(entries)}, expected ${wording.list}` };
   const read: LogEntry[] = [];
   for (const [index, entry] of entries.entries()) {
-    if (!isJsonObject(entry)) return { problem: `receipts.entries[${index}] is ${describeValue(entry)}, expected an object` };
+    if (!isJsonObject(entry)) return { problem: `${wording.entries}[${index}] is ${describeValue(entry)}, expected an object` };
     read.push({ index, kind: typeof entry.kind === 'string' ? entry.kind : undefined, entry });
   }
   return { entries: read };

@@ -98,7 +98,7 @@ function checkChainRow(row: ChainScenario, own: readonly LogEntry[], validators:
     ];
     findings.row(row.id, LABEL.observationBeforeChainSettlement, 'client', parts.join('; '));
   }
-  received.forEach((r, k) => {
+  received.forEach((_received, k) => {
     const reply = replied[k];
     const next = received[k + 1];
     if (reply !== undefined && next !== undefined && reply.index > next.index) {

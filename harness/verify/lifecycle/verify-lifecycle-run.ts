@@ -17,7 +17,7 @@ import type { Transport } from '../../config/define-config.ts';
 import type { ProtocolValidators } from '../../protocol/validator-types.ts';
 import { isChainScenario, type LifecycleScenario } from '../../lifecycle/scenario-types.ts';
 import { Findings, type LifecycleVerification } from './findings.ts';
-import { clientExitLabel } from './labels.ts';
+import { clientExitLabel, clientExitProblem } from './labels.ts';
 import { readReceiptLog, type LogEntry } from './receipt-log.ts';
 import { readReportShape, type IndexedResult } from './report-checks.ts';
 import { chainEntryKey, chainRowKeys, verifyChains } from './verify-chains.ts';
@@ -42,7 +42,7 @@ export interface LifecycleVerifyInput {
 export function verifyLifecycleRun(input: LifecycleVerifyInput): LifecycleVerification {
   const findings = new Findings(input.rows.map((row) => row.id));
   // §7.1 (1)
-  const exitProblem = input.exitCode === 0 ? undefined : input.exitCode === null ? 'the client ended without an exit code (signal or watchdog)' : `the client exited ${input.exitCode}`;
+  const exitProblem = clientExitProblem(input.exitCode);
   if (exitProblem !== undefined) findings.run(clientExitLabel(input.exitCode), 'client', exitProblem);
 
   const shape = readReportShape(input.report);

@@ -6,7 +6,7 @@
 
 import { randomBytes } from 'node:crypto';
 
-import { sha256Hex } from '../../../../harness/lifecycle/content-sources.ts';
+import { sha256Hex } from '../../../../harness/protocol/sha256-hex.ts';
 import type { ContentUploadReceipt } from '../../../../harness/protocol/messages.ts';
 
 interface StoredContent {

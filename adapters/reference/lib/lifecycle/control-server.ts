@@ -17,15 +17,13 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
+import { MARK_KINDS } from '../../../../harness/lifecycle/scenario-types.ts';
 import { isJsonObject, type JsonObject } from '../../../../harness/protocol/json.ts';
 import { readBody, sendJson } from '../../../../harness/http/json-body.ts';
 import type { Barriers } from '../barriers.ts';
 import type { Log } from '../log.ts';
 import type { ReceiptLog, WaitOutcome } from './receipt-log.ts';
 import { idKey } from './request-id.ts';
-
-/** The client milestones `/mark` accepts (§6). */
-export const MARK_KINDS = ['acquired', 'discarded', 'accepted', 'cancelled', 'chain-settled'] as const;
 
 /** What every receiver's control listener has: the receipt log, a wait bound, shutdown. */
 export interface ControlCore {

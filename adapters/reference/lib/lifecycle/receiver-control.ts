@@ -3,11 +3,9 @@
 // row with a label that names the route and what went wrong (never the endpoint or its port).
 
 import { ControlError, controlCall } from '../../../../harness/adapters/control-client.ts';
-import type { RequestId } from '../../../../harness/lifecycle/scenario-types.ts';
+import type { MarkKind, RequestId } from '../../../../harness/lifecycle/scenario-types.ts';
 import type { JsonObject, JsonValue } from '../../../../harness/protocol/json.ts';
 import { RowFailure } from './row-failure.ts';
-
-export type MarkKind = 'acquired' | 'discarded' | 'accepted' | 'cancelled' | 'chain-settled';
 
 export class ReceiverControl {
   constructor(
@@ -55,8 +53,7 @@ export class ReceiverControl {
       return await controlCall(this.endpoint, method, route, body, { timeoutMs: this.timeoutMs });
     } catch (error) {
       if (!(error instanceof ControlError)) throw error;
-      const status = /HTTP (\d{3})/.exec(error.message)?.[1];
-      throw new RowFailure(`control: ${error.call} ${error.kind === 'status' && status ? `answered HTTP ${status}` : error.kind}`);
+      throw new RowFailure(`control: ${error.call} ${error.kind === 'status' && error.status !== undefined ? `answered HTTP ${error.status}` : error.kind}`);
     }
   }
 }

@@ -3,13 +3,12 @@
 // row's `actual` is built only from what happened here: replies this client received and evaluated,
 // cancellations that took effect, statuses the receiver answered. `expected` is never read.
 
-import type { LifecycleExpected, LifecycleStep, RequestId, StepScenario } from '../../../../harness/lifecycle/scenario-types.ts';
+import type { LifecycleExpected, LifecycleStep, MarkKind, RequestId, StepScenario } from '../../../../harness/lifecycle/scenario-types.ts';
 import type { JsonObject } from '../../../../harness/protocol/json.ts';
 import type { InterceptRequest } from '../../../../harness/protocol/messages.ts';
 import { withBoundRefs } from '../../../../harness/lifecycle/observe-message.ts';
 import type { Received } from '../channel.ts';
 import { assertBodiesReady } from './body-refs.ts';
-import type { MarkKind } from './receiver-control.ts';
 import { PendingInterceptions } from './pending-interceptions.ts';
 import { RowFailure } from './row-failure.ts';
 import { observeSettled, type RowOutcome, type RowServices } from './row-services.ts';

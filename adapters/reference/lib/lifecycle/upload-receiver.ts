@@ -19,7 +19,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 
 import { secretsEqual } from '../../../../harness/auth/constant-time.ts';
-import { sha256Hex } from '../../../../harness/lifecycle/content-sources.ts';
+import { sha256Hex } from '../../../../harness/protocol/sha256-hex.ts';
 import { sendJson } from '../../../../harness/http/json-body.ts';
 import type { Log } from '../log.ts';
 import { authorizationFields } from '../request-auth.ts';

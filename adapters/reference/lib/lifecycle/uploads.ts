@@ -7,7 +7,8 @@
 // bytes sent binds the step's alias to the receiver's ref, and no other status ever rebinds one.
 // Anything that prevents a real upload is a local failure of the row, never a status.
 
-import { sha256Hex, uploadStepBytes } from '../../../../harness/lifecycle/content-sources.ts';
+import { uploadStepBytes } from '../../../../harness/lifecycle/content-sources.ts';
+import { sha256Hex } from '../../../../harness/protocol/sha256-hex.ts';
 import type { UploadStep } from '../../../../harness/lifecycle/scenario-types.ts';
 import type { ProtocolValidators } from '../../../../harness/protocol/validator-types.ts';
 import { stepUploadSettings, type UploadSettings } from './config.ts';

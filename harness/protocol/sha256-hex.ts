@@ -1,0 +1,9 @@
+// The one digest the protocol speaks in: lowercase hex SHA-256 (content descriptors, the
+// `AHP-Content-SHA256` header, upload receipts), also what the harness keys its own files by.
+
+import { createHash } from 'node:crypto';
+
+/** Lowercase hex SHA-256 of `data` (a string is hashed as its UTF-8 bytes). */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
