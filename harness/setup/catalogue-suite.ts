@@ -38,6 +38,7 @@ export async function defineCatalogueSuite(): Promise<void> {
     logDir: path.join(config.reports, 'logs'),
   });
   defineGroupedSuite({
+    selection: inject('ahpSelection'),
     project: 'catalogue',
     configFile: config.file,
     rows: file.scenarios,

@@ -4,6 +4,7 @@ import { finishTest } from '../baseline/finish-test.ts';
 import type { Baseline } from '../baseline/baseline.ts';
 import { isRunnable, notRunReason, type MatrixGroup } from '../runs/plan.ts';
 import { planRuns } from './run-plan.ts';
+import { selectsRow, type KnownSelection } from './server-forecast.ts';
 import { loadTimings, recordTiming, saveTimings, type RunTimings } from './run-timings.ts';
 
 /** The harness's verdict on one row of one group run, in the form every suite family shares. */
@@ -58,6 +59,8 @@ export interface SuiteFamily<Row extends { id: string }> {
   rowTimeoutMs: number;
   /** The known-failure baseline (harness/baseline/), when the config names one. */
   baseline?: Baseline;
+  /** The run's selection when it is known before collection (`inject('ahpSelection')`): its runs start at once. */
+  selection?: KnownSelection | null;
 }
 
 /** What each matrix test records for the reporters (vitest task meta is serialised to them). */
@@ -111,6 +114,21 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
   const scheduler = new GroupScheduler(family);
   const byLabel = new Map(family.groups.map((group) => [group.label, group]));
   const byId = new Map(family.rows.map((row) => [row.id, row]));
+
+  // A plain run's selection is known before collection (server-forecast.ts): its client runs start
+  // now, while vitest still collects the tests, instead of after. beforeAll then checks the forecast
+  // against vitest's actual selection and runs any group whose rows differ again, for exactly those.
+  const known = family.selection ?? null;
+  if (known !== null) {
+    const selects = selectsRow(known);
+    const forecast: Array<{ group: MatrixGroup; rows: Row[] }> = [];
+    for (const group of family.groups) {
+      if (!isRunnable(group)) continue;
+      const rows = family.rows.filter((row) => selects(group.label, row.id) && family.rowSkip?.(group, row) === undefined);
+      if (rows.length > 0) forecast.push({ group, rows });
+    }
+    scheduler.scheduleAll(forecast);
+  }
 
   // eslint-disable-next-line no-empty-pattern -- vitest requires a destructuring pattern for fixtures
   beforeAll(({}, file) => {
@@ -188,8 +206,10 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
  * cores busy), started longest first, at most `parallelism` at a time. A group's result is the merge
  * of its runs; the first selection of a group wins and later calls share it.
  */
-class GroupScheduler<Row extends { id: string }> {
+export class GroupScheduler<Row extends { id: string }> {
   private readonly results = new Map<string, Promise<GroupRunResult>>();
+  /** The rows (rowsKey) each group's current result runs. */
+  private readonly scheduledRows = new Map<string, string>();
   private readonly timings: RunTimings;
   private active = 0;
   private readonly waiting: Array<() => void> = [];
@@ -198,11 +218,18 @@ class GroupScheduler<Row extends { id: string }> {
     this.timings = loadTimings(family.configFile, family.project);
   }
 
+  /**
+   * Plans and starts the runs of every selection whose group has no run yet for exactly those rows
+   * (a group started early for other rows is run again for these: its result is replaced).
+   */
   scheduleAll(selections: Array<{ group: MatrixGroup; rows: Row[] }>): void {
-    const fresh = selections.filter(({ group }) => !this.results.has(group.label));
+    const fresh = selections
+      .map(({ group, rows }) => ({ group, rows: this.inFileOrder(rows) }))
+      .filter(({ group, rows }) => this.scheduledRows.get(group.label) !== rowsKey(rows));
+    for (const { group, rows } of fresh) this.scheduledRows.set(group.label, rowsKey(rows));
     const byLabel = new Map(fresh.map((selection) => [selection.group.label, selection.group]));
     const runs = planRuns(
-      fresh.map(({ group, rows }) => ({ label: group.label, rows: this.inFileOrder(rows), splittable: this.family.splittable !== false })),
+      fresh.map(({ group, rows }) => ({ label: group.label, rows, splittable: this.family.splittable !== false })),
       this.family.parallelism,
       this.timings,
     );
@@ -254,6 +281,10 @@ class GroupScheduler<Row extends { id: string }> {
       this.waiting.shift()?.();
     }
   }
+}
+
+function rowsKey(rows: ReadonlyArray<{ id: string }>): string {
+  return rows.map((row) => row.id).join('\n');
 }
 
 function mergeResults(parts: GroupRunResult[]): GroupRunResult {

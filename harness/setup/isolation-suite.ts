@@ -35,6 +35,7 @@ export async function defineIsolationSuite(): Promise<void> {
     logDir: path.join(config.reports, 'logs'),
   };
   defineGroupedSuite({
+    selection: inject('ahpSelection'),
     project: 'isolation',
     configFile: config.file,
     rows: [row],

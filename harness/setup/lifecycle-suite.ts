@@ -39,6 +39,7 @@ export async function defineLifecycleSuite(shard?: { part: number }): Promise<vo
     logDir: path.join(config.reports, 'logs'),
   });
   defineGroupedSuite({
+    selection: inject('ahpSelection'),
     project: 'lifecycle',
     configFile: config.file,
     rows: file.scenarios,

@@ -32,6 +32,7 @@ export async function defineMatrixSuite(suite: string, shard?: { part: number })
     blind: config.blind,
   });
   defineGroupedSuite({
+    selection: inject('ahpSelection'),
     project: suite,
     configFile: config.file,
     rows: scenarioFile.scenarios,

@@ -10,6 +10,7 @@ import { loadAdapters } from '../runs/plan.ts';
 import { watchAdapters } from './adapter-watch.ts';
 import { openRunDir } from './run-dir.ts';
 import { ServerBroker, type BrokerAddress } from './server-broker.ts';
+import { forecastSelection, knownSelection } from './server-forecast.ts';
 
 export interface RunServices {
   runDir: string;
@@ -82,6 +83,7 @@ export async function provideRunServices(
   project.provide('ahpBroker', services.address);
   project.provide('ahpRunDir', services.runDir);
   project.provide('ahpShard', project.vitest.config.shard ?? null);
+  project.provide('ahpSelection', knownSelection(forecastSelection(project)));
   // Watch mode keeps shared servers up between reruns; one that died is started again first.
   if (options.restartDeadOnRerun) project.onTestsRerun(() => services.broker.restartDead());
   const unwatch = watchAdapters(project, config.adapters, (adapter) => services.broker.restartAdapter(adapter));

@@ -17,7 +17,7 @@ import { projectRoot } from '../../harness/config/load-config.ts';
 import { planMatrix } from '../../harness/runs/plan.ts';
 import { recordTiming, type RunTimings } from '../../harness/setup/run-timings.ts';
 import { ServerBroker } from '../../harness/setup/server-broker.ts';
-import { forecastHttpServers, type ForecastSelection } from '../../harness/setup/server-forecast.ts';
+import { forecastHttpServers, knownSelection, selectsRow, type ForecastSelection } from '../../harness/setup/server-forecast.ts';
 import { resolvedConfig } from './support/resolved-config.ts';
 
 const location = { name: 'reference', cwd: path.join(projectRoot(), 'adapters', 'reference'), adapterFile: path.join(projectRoot(), 'adapters', 'reference', 'interop', 'adapter.json') };
@@ -51,6 +51,29 @@ describe('forecastHttpServers', () => {
     expect(forecastHttpServers({ ...plain, sharded: true }, groups, ROWS, new Map())).toEqual([]);
     expect(forecastHttpServers({ ...plain, fileFilters: ['suites/core/core.test.ts:12'] }, groups, ROWS, new Map())).toEqual([]);
     expect(keys(forecastHttpServers({ ...plain, fileFilters: ['suites/core'] }, groups, ROWS, new Map()))).toHaveLength(AUTH_MODES.length);
+  });
+});
+
+describe('knownSelection (what the workers start runs for while vitest collects)', () => {
+  test('a plain run selects every row; -t selects the rows vitest will match, flags kept, g/y ignored', () => {
+    expect(knownSelection(plain)).toEqual({ pattern: null });
+    const sticky = knownSelection({ ...plain, testNamePattern: /http\/none (permission|MESSAGE)\./giy })!;
+    expect(sticky).toEqual({ pattern: { source: 'http\\/none (permission|MESSAGE)\\.', flags: 'giy' } });
+    const selects = selectsRow(sticky);
+    // Row after row the same answers: a g/y pattern's lastIndex must not leak between rows.
+    for (let i = 0; i < 3; i++) {
+      expect(selects('reference→reference http/none', 'permission.deny')).toBe(true);
+      expect(selects('reference→reference http/none', 'message.one')).toBe(true);
+      expect(selects('reference→reference http/bearer', 'permission.deny')).toBe(false);
+    }
+  });
+
+  test('unknown (null) in watch mode, the IDE, a shard, a file:line filter or a tags filter', () => {
+    expect(knownSelection({ ...plain, watch: true })).toBeNull();
+    expect(knownSelection({ ...plain, sharded: true })).toBeNull();
+    expect(knownSelection({ ...plain, fileFilters: ['suites/core/core.test.ts:12'] })).toBeNull();
+    expect(knownSelection({ ...plain, tagsFilter: ['slow'] })).toBeNull();
+    expect(knownSelection({ ...plain, fileFilters: ['suites/core'], tagsFilter: [] })).toEqual({ pattern: null });
   });
 });
 
