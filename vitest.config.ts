@@ -8,6 +8,12 @@ import ShardSequencer from './harness/setup/shard-sequencer.ts';
 // so the groups spread over the machines (harness/setup/shard-parts.ts, shard-sequencer.ts).
 const sharded = shardFromArgv(process.argv) !== undefined;
 
+// The matrix projects' rows are concurrent tests that each only await their group's client run
+// (harness/setup/grouped-suite.ts): every row must be able to wait at once, or a group's verdicts
+// would queue behind rows still waiting for a slower group. The runs themselves are limited by the
+// config's `parallelism`, not by this.
+const ROWS_WAITING_AT_ONCE = 1_000_000;
+
 // One vitest project per suite, so `npx vitest --project <name>` runs exactly one of them.
 export default defineConfig({
   test: {
@@ -28,6 +34,7 @@ export default defineConfig({
         plugins: [matrixReports()],
         test: {
           name: 'core',
+          maxConcurrency: ROWS_WAITING_AT_ONCE,
           include: [sharded ? 'suites/core/shards/part-*.test.ts' : 'suites/core/core.test.ts'],
           globalSetup: ['harness/setup/core-global-setup.ts'],
           // Rows wait for their group's client run; the run itself is bounded by the config's watchdogs.
@@ -39,6 +46,7 @@ export default defineConfig({
         plugins: [matrixReports()],
         test: {
           name: 'lifecycle',
+          maxConcurrency: ROWS_WAITING_AT_ONCE,
           include: [sharded ? 'suites/lifecycle/shards/part-*.test.ts' : 'suites/lifecycle/lifecycle.test.ts'],
           globalSetup: ['harness/setup/lifecycle-global-setup.ts'],
           // Rows wait for their group's run (a fresh server plus the client), bounded by the watchdogs.
@@ -50,6 +58,7 @@ export default defineConfig({
         plugins: [matrixReports()],
         test: {
           name: 'catalogue',
+          maxConcurrency: ROWS_WAITING_AT_ONCE,
           include: ['suites/catalogue/**/*.test.ts'],
           globalSetup: ['harness/setup/catalogue-global-setup.ts'],
           testTimeout: 300_000,
@@ -60,6 +69,7 @@ export default defineConfig({
         plugins: [matrixReports()],
         test: {
           name: 'isolation',
+          maxConcurrency: ROWS_WAITING_AT_ONCE,
           include: ['suites/isolation/**/*.test.ts'],
           globalSetup: ['harness/setup/isolation-global-setup.ts'],
           testTimeout: 300_000,

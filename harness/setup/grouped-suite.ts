@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 
 import { finishTest } from '../baseline/finish-test.ts';
 import type { Baseline } from '../baseline/baseline.ts';
@@ -55,7 +55,7 @@ export interface SuiteFamily<Row extends { id: string }> {
    * server). False when rows depend on earlier rows of the same run. Default true.
    */
   splittable?: boolean;
-  /** Bound of one row's test (it waits for its group's run). */
+  /** Bound of one client run of the family, from its start (its rows wait for it, without a timeout of their own). */
   rowTimeoutMs: number;
   /** The known-failure baseline (harness/baseline/), when the config names one. */
   baseline?: Baseline;
@@ -144,9 +144,14 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
   });
   afterAll(() => scheduler.saveTimings());
 
+  // Every group's rows wait concurrently, each for its own group's run, so a group's verdicts land as
+  // soon as its run ends: in file order, the rows of a group that finished early queued behind a
+  // group still running, and were all reported at the very end. So the rows carry no vitest timeout
+  // of their own (it would count the time queued behind other runs); the scheduler bounds each run
+  // from its start instead (`rowTimeoutMs`), on top of the run's own watchdogs.
   for (const group of family.groups) {
-    describe(group.label, () => {
-      test.for(family.rows.map((row) => row.id))('%s', { timeout: family.rowTimeoutMs }, async (id, context) => {
+    describe(group.label, { concurrent: true }, () => {
+      test.for(family.rows.map((row) => row.id))('%s', { timeout: 0 }, async (id, context) => {
         const row = byId.get(id)!;
         const meta: MatrixRowMeta = {
           project: family.project,
@@ -195,7 +200,7 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
         const noted = outcome.note !== undefined ? `\nnote: ${outcome.note}` : '';
         const failure = outcome.verdict === 'failed' ? `${group.label} › ${id}\n${outcome.reason}${noted}${logs}` : undefined;
         await finishTest(context, family.baseline, { project: family.project, group: group.label, id }, failure);
-        expect(outcome.verdict).toBe('passed');
+        context.expect(outcome.verdict).toBe('passed');
       });
     });
   }
@@ -236,7 +241,7 @@ export class GroupScheduler<Row extends { id: string }> {
     const started = new Map<string, Array<Promise<GroupRunResult>>>();
     for (const run of runs) {
       const group = byLabel.get(run.label)!;
-      const pending = this.limited(() => this.family.run(group, run.rows));
+      const pending = this.limited(() => boundedRun(this.family.run(group, run.rows), this.family.rowTimeoutMs, `${run.label} (${run.rows.length} rows)`));
       started.set(run.label, [...(started.get(run.label) ?? []), pending.then((result) => this.measured(group, run.rows, result, runs))]);
     }
     for (const [label, parts] of started) {
@@ -281,6 +286,15 @@ export class GroupScheduler<Row extends { id: string }> {
       this.waiting.shift()?.();
     }
   }
+}
+
+/** `run`, or a harness fault once it has not ended `boundMs` after it started (its own watchdogs should have ended it). */
+function boundedRun<T>(run: Promise<T>, boundMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`harness fault: the client run of ${what} did not end within ${boundMs} ms of its start, although its watchdogs should have ended it`)), boundMs);
+  });
+  return Promise.race([run, bound]).finally(() => clearTimeout(timer));
 }
 
 function rowsKey(rows: ReadonlyArray<{ id: string }>): string {

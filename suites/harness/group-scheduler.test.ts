@@ -17,7 +17,7 @@ const group = (label: string, rank: number): MatrixGroup => ({ label, rank, tran
 const X = group('s→c http/none', 0);
 const Y = group('s→c http/bearer', 1);
 
-function schedulerRecordingRuns(): { scheduler: GroupScheduler<Row>; runs: string[] } {
+function schedulerRecordingRuns(options: { hang?: boolean; rowTimeoutMs?: number } = {}): { scheduler: GroupScheduler<Row>; runs: string[] } {
   const runs: string[] = [];
   const scheduler = new GroupScheduler<Row>({
     project: 'core',
@@ -26,9 +26,10 @@ function schedulerRecordingRuns(): { scheduler: GroupScheduler<Row>; runs: strin
     groups: [X, Y],
     expectedOf: () => null,
     parallelism: 1,
-    rowTimeoutMs: 10_000,
+    rowTimeoutMs: options.rowTimeoutMs ?? 10_000,
     async run(runGroup, rows): Promise<GroupRunResult> {
       runs.push(`${runGroup.label}: ${rows.map((row) => row.id).join(',')}`);
+      if (options.hang) return new Promise<never>(() => undefined);
       const outcome: RowOutcome = { verdict: 'passed', reason: '', adapterStatus: 'passed', errors: [], actual: `run of ${rows.map((row) => row.id).join(',')}` };
       return { rows: new Map(rows.map((row) => [row.id, outcome])), keptLogs: [] };
     },
@@ -55,5 +56,12 @@ describe('GroupScheduler', () => {
     expect(runs.filter((run) => run.startsWith(Y.label))).toEqual(['s→c http/bearer: a,b,c']);
     expect([...x.rows.keys()]).toEqual(['c']);
     expect(x.rows.get('c')?.actual).toBe('run of c');
+  });
+
+  test('a run that never ends (its watchdogs failed) fails its rows as a harness fault once the bound from its start has passed', async () => {
+    const { scheduler, runs } = schedulerRecordingRuns({ hang: true, rowTimeoutMs: 50 });
+    scheduler.scheduleAll([{ group: X, rows: ROWS }]);
+    await expect(scheduler.result(X.label)).rejects.toThrow('harness fault: the client run of s→c http/none (3 rows) did not end within 50 ms of its start');
+    expect(runs).toEqual(['s→c http/none: a,b,c']);
   });
 });
