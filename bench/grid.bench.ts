@@ -9,53 +9,16 @@
 // under fresh ids (AHP_BENCH_GRID_CONFIG names another config; AHP_BENCH_ROOT runs another checkout's
 // vitest, to measure a "before"). Nothing is asserted: figures are printed next to their goals.
 
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 
 import { projectRoot } from '../harness/config/load-config.ts';
 import type { Bench, BenchOutput } from './lib/measure.ts';
 import { measureValidatorLoading } from './schemas.bench.ts';
-
-const CLOCK_TICKS = 100; // USER_HZ on Linux
-
-interface ProcessSample {
-  cpuMs: number;
-  /** `adapter`, or the harness part the process belongs to. */
-  kind: string;
-}
-
-/** What the classifier sees of a process: its command line and working directory. */
-interface ProcessFacts {
-  cmdline: string;
-  cwd: string;
-}
-
-/** Every live process's CPU so far and what it is now. */
-function sampleProcesses(into: Map<number, ProcessSample>, classify: (facts: ProcessFacts) => string): void {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-      // Classified anew each time: a child caught between fork and exec still shows its parent's command.
-      const kind = classify({ cmdline: readFileSync(`/proc/${entry}/cmdline`, 'latin1').replace(/\0/g, ' '), cwd: readlinkSync(`/proc/${entry}/cwd`) });
-      const known = into.get(Number(entry));
-      into.set(Number(entry), { cpuMs: Math.max(known?.cpuMs ?? 0, cpuMs), kind });
-    } catch {
-      // gone meanwhile
-    }
-  }
-}
 
 interface TimedRun {
   wallMs: number;
@@ -68,25 +31,50 @@ interface TimedRun {
   exitCode: number;
 }
 
-/** Runs `argv` under bash so `times` reports the CPU of the whole tree; samples adapter CPU meanwhile. */
-function timedRun(argv: string[], cwd: string, env: NodeJS.ProcessEnv, classify: (facts: ProcessFacts) => string): Promise<TimedRun> {
-  const before = new Set<number>();
-  for (const entry of readdirSync('/proc')) if (/^\d+$/.test(entry)) before.add(Number(entry));
-  const samples = new Map<number, ProcessSample>();
-  const timer = setInterval(() => sampleProcesses(samples, classify), 50);
+/** Where the sampler runs: a process of its own at nice 19 (see process-sampler.mjs). */
+const SAMPLER = fileURLToPath(new URL('./lib/process-sampler.mjs', import.meta.url));
+
+/** Starts the niced sampler and resolves once it is sampling (bounded); `stop()` gives its totals by process kind. */
+async function startSampler(root: string): Promise<{ stop(): Promise<Map<string, number>> }> {
+  const sampler = spawn(process.execPath, [SAMPLER, root, '100'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  sampler.stdout.setEncoding('utf8');
+  const exited = new Promise<void>((resolve) => sampler.once('exit', () => resolve()));
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 10_000);
+    sampler.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      if (output.includes('ready\n')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    void exited.then(resolve);
+  });
+  return {
+    async stop() {
+      sampler.stdin.end();
+      await exited;
+      const last = output.trim().split('\n').at(-1) ?? '';
+      const parsed = (last.startsWith('{') ? JSON.parse(last) : { byKind: {} }) as { byKind: Record<string, number> };
+      return new Map(Object.entries(parsed.byKind));
+    },
+  };
+}
+
+/** Runs `argv` under bash so `times` reports the CPU of the whole tree; the niced sampler splits it by process kind. */
+async function timedRun(argv: string[], cwd: string, env: NodeJS.ProcessEnv, root: string): Promise<TimedRun> {
+  const sampler = await startSampler(root);
   const started = performance.now();
-  return new Promise((resolve) => {
-    execFile('bash', ['-c', '"$@" > /dev/null 2>&1; code=$?; times; exit $code', 'bench', ...argv], { cwd, env, maxBuffer: 1 << 24 }, (error, stdout) => {
-      clearInterval(timer);
-      const wallMs = performance.now() - started;
-      const lines = stdout.trim().split('\n');
-      const children = lines.at(-1)?.match(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/);
-      const totalCpuMs = children ? (Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4])) * 1000 : Number.NaN;
-      const byKind = new Map<string, number>();
-      for (const [pid, sample] of samples) if (!before.has(pid)) byKind.set(sample.kind, (byKind.get(sample.kind) ?? 0) + sample.cpuMs);
-      resolve({ wallMs, totalCpuMs, adapterCpuMs: byKind.get('adapter') ?? 0, byKind, exitCode: error && typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 0 });
+  const { wallMs, stdout, exitCode } = await new Promise<{ wallMs: number; stdout: string; exitCode: number }>((resolve) => {
+    execFile('bash', ['-c', '"$@" > /dev/null 2>&1; code=$?; times; exit $code', 'bench', ...argv], { cwd, env, maxBuffer: 1 << 24 }, (error, out) => {
+      resolve({ wallMs: performance.now() - started, stdout: out, exitCode: error && typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 0 });
     });
   });
+  const byKind = await sampler.stop();
+  const children = stdout.trim().split('\n').at(-1)?.match(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/);
+  const totalCpuMs = children ? (Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4])) * 1000 : Number.NaN;
+  return { wallMs, totalCpuMs, adapterCpuMs: byKind.get('adapter') ?? 0, byKind, exitCode };
 }
 
 /**
@@ -116,21 +104,6 @@ function defaultGrid(work: string, root: string): string {
   return config;
 }
 
-/**
- * Adapter processes are those started in an adapter's folder (adapter.json commands run there); the
- * harness's supervisors start there too. Harness processes are split by their part.
- */
-const classifyUnder =
-  (root: string) =>
-  ({ cmdline, cwd }: ProcessFacts): string => {
-    if (cmdline.includes('supervisor.mjs')) return 'supervisors';
-    if (cmdline.includes('stdio-relay.mjs')) return 'stdio relays';
-    const adapters = path.join(root, 'adapters', 'reference');
-    if (cwd === adapters || cwd.startsWith(adapters + path.sep)) return 'adapter';
-    if (/vitest\.mjs/.test(cmdline)) return 'vitest main';
-    if (/vitest/.test(cmdline)) return 'vitest workers';
-    return 'other';
-  };
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 const verdict = (ok: boolean): string => (ok ? 'meets the goal' : 'MISSES the goal');
 
@@ -168,9 +141,9 @@ export const gridBench: Bench = {
       out.section(`Grid (${root === projectRoot() ? 'this checkout' : root}; ${cores} cores; config ${process.env.AHP_BENCH_GRID_CONFIG ?? 'reference adapter, 5 modes × http + stdio, core rows ×4'})`);
 
       // A config's first run plans without measured costs; every later run has them (as a user's does).
-      const first = await timedRun([...vitest, 'run', '--project', 'core'], root, env, classifyUnder(root));
+      const first = await timedRun([...vitest, 'run', '--project', 'core'], root, env, root);
       out.line(`  warm-up run: wall ${seconds(first.wallMs)}, wall ÷ (CPU ÷ cores) ${(first.wallMs / (first.totalCpuMs / cores)).toFixed(2)} (its timings plan the measured run)`);
-      const grid = await timedRun([...vitest, 'run', '--project', 'core'], root, env, classifyUnder(root));
+      const grid = await timedRun([...vitest, 'run', '--project', 'core'], root, env, root);
       const floor = grid.totalCpuMs / cores;
       const harnessCpu = grid.totalCpuMs - grid.adapterCpuMs;
       out.line(`  wall time                ${seconds(grid.wallMs)}${grid.exitCode === 0 ? '' : ` (the run failed: exit ${grid.exitCode})`}`);
@@ -182,7 +155,7 @@ export const gridBench: Bench = {
       out.line(`  harness share of CPU     ${((harnessCpu / grid.totalCpuMs) * 100).toFixed(1)} %   goal < 10 %: ${verdict(harnessCpu / grid.totalCpuMs < 0.1)}`);
 
       const one = '^reference→reference http/none permission\\.deny$';
-      const cold = await timedRun([...vitest, 'run', '--project', 'core', '-t', one], root, { ...env, AHP_CONFIG: path.join(root, 'adapters.config.ts') }, classifyUnder(root));
+      const cold = await timedRun([...vitest, 'run', '--project', 'core', '-t', one], root, { ...env, AHP_CONFIG: path.join(root, 'adapters.config.ts') }, root);
       out.line(`  cold -t of one row       ${seconds(cold.wallMs)}   goal ≤ 5 s: ${verdict(cold.wallMs <= 5000)}`);
       const watch = await watchRerun(root, { ...env, AHP_CONFIG: path.join(root, 'adapters.config.ts') }, one);
       if (watch) out.line(`  the same rerun in watch  ${seconds(watch.rerunMs)}   goal ≤ 1.5 s: ${verdict(watch.rerunMs <= 1500)} (first run ${seconds(watch.firstMs)})`);

@@ -1,0 +1,65 @@
+// The grid bench's process sampler, in a process of its own at the lowest CPU priority (nice 19), so
+// that reading /proc does not take CPU from the run it measures: in the bench's own process, sampling
+// every 50 ms cost 6-10 % of a core, stretched the wall time and inflated the utilisation ratio.
+//
+//   node process-sampler.mjs ROOT INTERVAL_MS   — prints `ready` once it knows which processes were
+//   there before (start the measured run only then), samples until stdin ends, then prints one JSON
+//   line {"byKind": {"adapter": ms, "vitest main": ms, ...}} for the processes that appeared since.
+//
+// Plain JavaScript: it starts under plain `node`, before the run it measures.
+
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const [root, intervalArg] = process.argv.slice(2);
+const intervalMs = Number(intervalArg ?? 100);
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+try {
+  os.setPriority(19);
+} catch {
+  // not allowed here: sample anyway
+}
+
+/** `adapter`, or the harness part a process belongs to (adapter.json commands run in an adapter's folder). */
+function classify(cmdline, cwd) {
+  if (cmdline.includes('supervisor.mjs')) return 'supervisors';
+  if (cmdline.includes('stdio-relay.mjs')) return 'stdio relays';
+  const adapters = path.join(root, 'adapters', 'reference');
+  if (cwd === adapters || cwd.startsWith(adapters + path.sep)) return 'adapter';
+  if (/vitest\.mjs/.test(cmdline)) return 'vitest main';
+  if (/vitest/.test(cmdline)) return 'vitest workers';
+  return 'other';
+}
+
+const pids = () => readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+const before = new Set(pids());
+const seen = new Map();
+
+function sample() {
+  for (const entry of pids()) {
+    if (before.has(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+      // Classified anew each time: a child caught between fork and exec still shows its parent's command.
+      const kind = classify(readFileSync(`/proc/${entry}/cmdline`, 'latin1').replace(/\0/g, ' '), readlinkSync(`/proc/${entry}/cwd`));
+      const known = seen.get(entry);
+      seen.set(entry, { cpuMs: Math.max(known?.cpuMs ?? 0, cpuMs), kind });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+const timer = setInterval(sample, intervalMs);
+process.stdout.write('ready\n');
+process.stdin.resume();
+process.stdin.on('end', () => {
+  clearInterval(timer);
+  const byKind = {};
+  for (const { kind, cpuMs } of seen.values()) byKind[kind] = (byKind[kind] ?? 0) + cpuMs;
+  process.stdout.write(`${JSON.stringify({ byKind })}\n`);
+});
