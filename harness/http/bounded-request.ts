@@ -2,6 +2,11 @@
 // and body), redirects never followed (a 3xx is just a status): the status and the body text. Built
 // on node:http, which every test worker has loaded anyway (undici cost a worker ~150 ms to import on
 // each watch-mode rerun). Throws RequestFailure when there is no complete answer.
+//
+// A pooled keep-alive connection can be closed by the server (its idle timeout) just as a request
+// goes out on it: that request fails with ECONNRESET/EPIPE before any answer, through no fault of
+// either side. Such a request is sent again on a fresh connection (node's documented remedy,
+// `request.reusedSocket`), within the same overall bound; a failure on a fresh connection is final.
 
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -38,27 +43,41 @@ export function boundedRequest(url: URL | string, options: BoundedRequest): Prom
   const secure = target.protocol === 'https:';
   if (!secure && target.protocol !== 'http:') return Promise.reject(new RequestFailure('unreachable', 'headers', 'ERR_UNSUPPORTED_PROTOCOL'));
   const signal = AbortSignal.timeout(options.timeoutMs);
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(options.body));
+  }
+  const send = secure ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    let phase: 'headers' | 'body' = 'headers';
-    const fail = (error: unknown): void => {
-      const code = signal.aborted ? 'TIMEOUT' : ((error as NodeJS.ErrnoException).code ?? (error as Error).name);
-      reject(new RequestFailure(signal.aborted ? 'timeout' : 'unreachable', phase, code, { cause: error }));
+    const attempt = (): void => {
+      let phase: 'headers' | 'body' = 'headers';
+      let settled = false;
+      const fail = (error: unknown): void => {
+        if (settled) return;
+        settled = true;
+        const code = signal.aborted ? 'TIMEOUT' : ((error as NodeJS.ErrnoException).code ?? (error as Error).name);
+        if (!signal.aborted && phase === 'headers' && request.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
+          attempt(); // the pooled connection was closed under us: the request never reached the server
+          return;
+        }
+        reject(new RequestFailure(signal.aborted ? 'timeout' : 'unreachable', phase, code, { cause: error }));
+      };
+      const request = send(target, { method: options.method, headers, signal, ...(options.agent && !secure ? { agent: options.agent } : {}) }, (response: IncomingMessage) => {
+        phase = 'body';
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', fail);
+        response.on('aborted', () => fail(Object.assign(new Error('the response was cut off'), { code: 'ECONNRESET' })));
+        response.on('end', () => {
+          if (settled) return;
+          settled = true;
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+        });
+      });
+      request.on('error', fail);
+      request.end(options.body);
     };
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-    if (options.body !== undefined) {
-      headers['content-type'] ??= 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(options.body));
-    }
-    const send = secure ? httpsRequest : httpRequest;
-    const request = send(target, { method: options.method, headers, signal, ...(options.agent && !secure ? { agent: options.agent } : {}) }, (response: IncomingMessage) => {
-      phase = 'body';
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', fail);
-      response.on('aborted', () => fail(Object.assign(new Error('the response was cut off'), { code: 'ECONNRESET' })));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    request.on('error', fail);
-    request.end(options.body);
+    attempt();
   });
 }

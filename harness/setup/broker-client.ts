@@ -3,7 +3,7 @@
 // bound is the caller's (startup watchdog plus the time other runs may hold the instances).
 
 import type { AuthMode } from '../config/define-config.ts';
-import { boundedRequest, keepAliveAgent } from '../http/bounded-request.ts';
+import { boundedRequest, keepAliveAgent, RequestFailure } from '../http/bounded-request.ts';
 import type { BrokerAddress, LeaseAnswer, TrustAnswer } from './server-broker.ts';
 
 const agent = keepAliveAgent(Infinity);
@@ -27,14 +27,21 @@ export class BrokerClient {
   }
 
   private async call(route: string, body: unknown): Promise<unknown> {
-    const { status, text } = await boundedRequest(new URL(route, this.address.url), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${this.address.token}` },
-      body: JSON.stringify(body),
-      timeoutMs: this.timeoutMs,
-      agent,
-    });
-    if (status !== 200) throw new Error(`server broker ${route}: HTTP ${status}: ${text.slice(0, 200)}`);
+    let answer: { status: number; text: string };
+    try {
+      answer = await boundedRequest(new URL(route, this.address.url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${this.address.token}` },
+        body: JSON.stringify(body),
+        timeoutMs: this.timeoutMs,
+        agent,
+      });
+    } catch (error) {
+      if (!(error instanceof RequestFailure)) throw error;
+      throw new Error(`harness fault: the run's server broker gave no answer to ${route} (${error.message})`, { cause: error });
+    }
+    const { status, text } = answer;
+    if (status !== 200) throw new Error(`harness fault: the run's server broker answered ${route} with HTTP ${status}: ${text.slice(0, 200)}`);
     return JSON.parse(text) as unknown;
   }
 }

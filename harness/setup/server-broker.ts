@@ -205,6 +205,9 @@ export class ServerBroker {
     this.http = createServer((request, response) => {
       void this.handle(request, response, token).catch((error: unknown) => sendJson(response, 500, { error: (error as Error).message }));
     });
+    // Workers keep their connections to the broker pooled across runs; a long idle timeout makes the
+    // server closing one just as a request goes out on it rare (boundedRequest resends that request).
+    this.http.keepAliveTimeout = 120_000;
     await new Promise<void>((resolve) => this.http!.listen(0, '127.0.0.1', resolve));
     return { url: `http://127.0.0.1:${(this.http.address() as AddressInfo).port}`, token };
   }

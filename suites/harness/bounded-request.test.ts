@@ -86,4 +86,57 @@ describe('boundedRequest', () => {
   test('another scheme is refused before anything is sent', async () => {
     expect(await failure('ftp://127.0.0.1/x')).toMatchObject({ kind: 'unreachable', code: 'ERR_UNSUPPORTED_PROTOCOL' });
   });
+
+  describe('a pooled connection the server closes as a request goes out on it', () => {
+    // Each socket's requests are counted; `/second-resets` destroys its socket (unanswered) when a
+    // request arrives as the second on a connection — the race of a server's idle timeout closing a
+    // pooled keep-alive connection — and `/always-resets` on every request.
+    let racy: Server;
+    let racyBase = '';
+    const arrivals: Array<{ url: string; nth: number }> = [];
+    beforeAll(async () => {
+      const counts = new WeakMap<object, number>();
+      racy = createServer((request, response) => {
+        const nth = (counts.get(request.socket) ?? 0) + 1;
+        counts.set(request.socket, nth);
+        arrivals.push({ url: request.url ?? '', nth });
+        request.resume();
+        if (request.url === '/always-resets' || (request.url === '/second-resets' && nth === 2)) return void request.socket.destroy();
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+      await new Promise<void>((resolve) => racy.listen(0, '127.0.0.1', resolve));
+      racyBase = `http://127.0.0.1:${(racy.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      racy.closeAllConnections();
+      await new Promise((resolve) => racy.close(resolve));
+    });
+
+    test('the request is sent again on a fresh connection and answered', async () => {
+      const agent = keepAliveAgent(1);
+      arrivals.length = 0;
+      expect(await boundedRequest(`${racyBase}/first`, { method: 'POST', body: '{}', timeoutMs: 5000, agent })).toEqual({ status: 200, text: '{"ok":true}' });
+      expect(await boundedRequest(`${racyBase}/second-resets`, { method: 'POST', body: '{}', timeoutMs: 5000, agent })).toEqual({ status: 200, text: '{"ok":true}' });
+      expect(arrivals).toEqual([
+        { url: '/first', nth: 1 },
+        { url: '/second-resets', nth: 2 },
+        { url: '/second-resets', nth: 1 },
+      ]);
+      agent.destroy();
+    });
+
+    test('a reset on a fresh connection is final: one resend at most, then unreachable', async () => {
+      const agent = keepAliveAgent(1);
+      arrivals.length = 0;
+      await boundedRequest(`${racyBase}/first`, { method: 'GET', timeoutMs: 5000, agent });
+      const error = await boundedRequest(`${racyBase}/always-resets`, { method: 'GET', timeoutMs: 5000, agent }).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(error).toBeInstanceOf(RequestFailure);
+      expect(error).toMatchObject({ kind: 'unreachable', phase: 'headers', code: 'ECONNRESET' });
+      expect(arrivals.map((arrival) => arrival.url)).toEqual(['/first', '/always-resets', '/always-resets']);
+      agent.destroy();
+    });
+  });
 });
