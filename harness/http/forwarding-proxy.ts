@@ -127,7 +127,10 @@ export async function startForwardingProxy(options: StartProxyOptions): Promise<
 
     const headers = replaceHost(incoming.rawHeaders, upstream.host);
     const send = secure ? httpsRequest : httpRequest;
-    await new Promise<void>((resolve) => {
+    // A pooled connection the server closes (its idle timeout; uvicorn's is 5 s) just as a request goes
+    // out on it resets before any answer: that request is sent again on a fresh connection, once. A
+    // failure on a fresh connection is the server's, and answered 502.
+    const attempt = (): Promise<void> => new Promise<void>((resolve) => {
       const request = send(
         { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: incoming.url, headers, agent, setHost: false },
         (answer) => {
@@ -150,7 +153,13 @@ export async function startForwardingProxy(options: StartProxyOptions): Promise<
           });
         },
       );
+      let answered = false;
+      request.once('response', () => (answered = true));
       request.on('error', (error: NodeJS.ErrnoException) => {
+        if (!answered && request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+          void attempt().then(resolve);
+          return;
+        }
         exchange.failure = error.code ?? 'upstream error';
         if (!outgoing.headersSent) outgoing.writeHead(502, { 'content-type': 'application/json', connection: 'close' });
         outgoing.end('{"error":"harness proxy: the server could not be reached"}');
@@ -158,6 +167,7 @@ export async function startForwardingProxy(options: StartProxyOptions): Promise<
       });
       request.end(body);
     });
+    await attempt();
   }
 
   const server: Server = secure

@@ -271,12 +271,24 @@ function controlEndpoint() {
 }
 controlEndpoint(); // start watching right away
 
-// One keep-alive connection per control endpoint, over node:http: the relay asks for receipts before
-// every response it forwards, and fetch's per-request machinery cost more CPU than the request itself.
+// Pooled keep-alive connections to the control endpoint, over node:http: the relay asks for receipts
+// before every response it forwards, and fetch's per-request machinery cost more CPU than the request
+// itself. A request that goes out on a pooled connection the server closes at that moment (its idle
+// timeout) resets before any answer: it is sent again, on a fresh connection once the stale ones are used up.
 const controlAgents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 4 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 4 }) };
 
 /** One bounded control request: `{status, bytes}`, or `{failure}` naming why there is no answer. */
-function controlRequest(method, url, body, timeoutMs) {
+async function controlRequest(method, url, body, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  // Each resend uses up one stale pooled connection; a fresh connection never asks for another.
+  for (;;) {
+    const answer = await controlAttempt(method, url, body, Math.max(1, deadline - Date.now()));
+    if (!answer.resend) return answer;
+    if (Date.now() >= deadline) return { failure: answer.failure };
+  }
+}
+
+function controlAttempt(method, url, body, timeoutMs) {
   return new Promise((resolve) => {
     const transport = url.protocol === 'https:' ? https : http;
     const agent = controlAgents[url.protocol];
@@ -298,8 +310,13 @@ function controlRequest(method, url, body, timeoutMs) {
       settle({ failure: 'timeout' });
       request.destroy();
     }, timeoutMs);
-    request.on('error', (error) => settle({ failure: error.code ?? error.name }));
+    let answered = false;
+    request.on('error', (error) => {
+      const code = error.code ?? error.name;
+      settle(!answered && request.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE') ? { resend: true, failure: code } : { failure: code });
+    });
     request.on('response', (response) => {
+      answered = true;
       const chunks = [];
       response.on('data', (chunk) => chunks.push(chunk));
       response.on('error', (error) => settle({ failure: error.code ?? error.name }));

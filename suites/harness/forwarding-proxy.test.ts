@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { rawRequest } from '../../harness/auth/probes-raw-http.ts';
 import { createTestPki, removeTestPki, type TestPki } from '../../harness/auth/pki.ts';
+import { boundedRequest } from '../../harness/http/bounded-request.ts';
 import { endpointRoutes, withOrigin } from '../../harness/http/endpoint-routes.ts';
 import { startForwardingProxy, type ProxyTls } from '../../harness/http/forwarding-proxy.ts';
 
@@ -140,6 +141,68 @@ describe('over plain HTTP', () => {
       const answer = await rawRequest(proxy.endpoint, { method: 'POST', route: '/intercept', body: '{"jsonrpc":"2.0","id":"x","method":"hooks/intercept"}' });
       expect(answer).toMatchObject({ kind: 'response', status: 502 });
       expect(proxy.exchanges()).toMatchObject([{ status: null, failure: 'ECONNREFUSED', request: { id: 'x' } }]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('a pooled upstream connection the server closes as a request goes out on it', () => {
+  // The upstream destroys its socket, unanswered, when a request arrives as the second on one
+  // connection (a server's idle timeout closing a pooled keep-alive connection at that moment), and
+  // on every request to /always-resets.
+  let upstream: Server;
+  let endpoint = '';
+  const arrivals: Array<{ url: string; nth: number }> = [];
+  beforeAll(async () => {
+    const counts = new WeakMap<object, number>();
+    upstream = createHttpServer((req, res) => {
+      const nth = (counts.get(req.socket) ?? 0) + 1;
+      counts.set(req.socket, nth);
+      arrivals.push({ url: req.url ?? '', nth });
+      req.resume();
+      if (req.url === '/always-resets/intercept' || (nth === 2 && req.url === '/intercept')) return void req.socket.destroy();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":"x","result":{}}');
+    });
+    endpoint = `http://127.0.0.1:${await listen(upstream)}`;
+  });
+  afterAll(async () => {
+    upstream.closeAllConnections();
+    await new Promise<void>((resolve) => upstream.close(() => resolve()));
+  });
+  const intercept = '{"jsonrpc":"2.0","id":"x","method":"hooks/intercept"}';
+  // A keep-alive client (rawRequest says `Connection: close`, which the proxy forwards unchanged).
+  const call = (proxyEndpoint: string, route: string, body?: string): Promise<{ status: number }> =>
+    boundedRequest(`${proxyEndpoint}${route}`, { method: body === undefined ? 'GET' : 'POST', ...(body === undefined ? {} : { body }), timeoutMs: 5000 });
+
+  test('is sent again on a fresh connection: the client gets the answer, the proxy records one exchange', async () => {
+    const proxy = await startForwardingProxy({ upstream: endpoint });
+    try {
+      arrivals.length = 0;
+      expect(await call(proxy.endpoint, '/capabilities')).toMatchObject({ status: 200 });
+      expect(await call(proxy.endpoint, '/intercept', intercept)).toMatchObject({ status: 200 });
+      expect(arrivals).toEqual([
+        { url: '/capabilities', nth: 1 },
+        { url: '/intercept', nth: 2 },
+        { url: '/intercept', nth: 1 },
+      ]);
+      expect(proxy.exchanges()).toMatchObject([
+        { method: 'GET', path: '/capabilities', status: 200 },
+        { method: 'POST', path: '/intercept', status: 200, request: { id: 'x' } },
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('a reset on a fresh connection is the server\'s: 502, recorded unanswered, after one resend at most', async () => {
+    const proxy = await startForwardingProxy({ upstream: `${endpoint}/always-resets` });
+    try {
+      arrivals.length = 0;
+      expect(await call(proxy.endpoint, '/capabilities')).toMatchObject({ status: 200 });
+      expect(await call(proxy.endpoint, '/intercept', intercept)).toMatchObject({ status: 502 });
+      expect(arrivals.map((arrival) => arrival.url)).toEqual(['/always-resets/capabilities', '/always-resets/intercept', '/always-resets/intercept']);
+      expect(proxy.exchanges()[1]).toMatchObject({ status: null, failure: 'ECONNRESET', request: { id: 'x' } });
     } finally {
       await proxy.close();
     }

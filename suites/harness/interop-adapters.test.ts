@@ -105,6 +105,23 @@ describe('the ecosystem HTTP binding interoperates with the reference adapter bo
   });
 });
 
+describe('a server that closes kept-alive connections as the next request arrives (an idle timeout at the wrong moment)', () => {
+  // Every reused connection to its AHP or control endpoint resets once, unanswered: the proxy, the
+  // control client and the stdio relay must send that request again instead of charging the server.
+  const run = coreRun('interop-idle-closing', () => ({
+    adapters: [referenceAdapter(), fixtureAdapter('interop-idle-closing-server', 'idle-closing')],
+    pairings: [{ server: 'idle-closing', client: 'reference' }],
+    transports: ['http', 'stdio'],
+    auth: ['none', 'mtls'],
+    watchdogs: WATCHDOGS,
+  }));
+
+  test.for(['http/none', 'http/mtls', 'stdio/none'])('passes over %s: nothing is charged to it', (cell) => {
+    expectFinished(run, 0);
+    expectGroup(run, `idle-closing→reference ${cell}`, { kind: 'pass' });
+  });
+});
+
 describe('a stdio client that starts a fresh server after every negative row', () => {
   const run = coreRun('interop-restarts', () => ({
     adapters: [referenceAdapter(), fixtureAdapter('interop-restarting-stdio-client', 'restarting')],
