@@ -44,9 +44,11 @@ function sample() {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-      // Classified anew each time: a child caught between fork and exec still shows its parent's command.
-      const kind = classify(readFileSync(`/proc/${entry}/cmdline`, 'latin1').replace(/\0/g, ' '), readlinkSync(`/proc/${entry}/cwd`));
+      // Classified anew each time: a child caught between fork and exec still shows its parent's
+      // command. An exiting process (a zombie) shows none: it keeps what it was.
       const known = seen.get(entry);
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1').replace(/\0/g, ' ');
+      const kind = cmdline === '' && known ? known.kind : classify(cmdline, readlinkSync(`/proc/${entry}/cwd`));
       seen.set(entry, { cpuMs: Math.max(known?.cpuMs ?? 0, cpuMs), kind });
     } catch {
       // gone meanwhile
