@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { boundedRequest, keepAliveAgent, RequestFailure } from '../../harness/http/bounded-request.ts';
+import { startResettingServer, type ResettingServer } from './support/resetting-server.ts';
 
 let server: Server;
 let base: string;
@@ -91,26 +92,15 @@ describe('boundedRequest', () => {
     // Each socket's requests are counted; `/second-resets` destroys its socket (unanswered) when a
     // request arrives as the second on a connection — the race of a server's idle timeout closing a
     // pooled keep-alive connection — and `/always-resets` on every request.
-    let racy: Server;
+    let racy: ResettingServer;
     let racyBase = '';
-    const arrivals: Array<{ url: string; nth: number }> = [];
+    let arrivals: ResettingServer['arrivals'] = [];
     beforeAll(async () => {
-      const counts = new WeakMap<object, number>();
-      racy = createServer((request, response) => {
-        const nth = (counts.get(request.socket) ?? 0) + 1;
-        counts.set(request.socket, nth);
-        arrivals.push({ url: request.url ?? '', nth });
-        request.resume();
-        if (request.url === '/always-resets' || (request.url === '/second-resets' && nth === 2)) return void request.socket.destroy();
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-      });
-      await new Promise<void>((resolve) => racy.listen(0, '127.0.0.1', resolve));
-      racyBase = `http://127.0.0.1:${(racy.address() as AddressInfo).port}`;
+      racy = await startResettingServer((url, nth) => url === '/always-resets' || (url === '/second-resets' && nth === 2), '{"ok":true}');
+      racyBase = racy.origin;
+      arrivals = racy.arrivals;
     });
-    afterAll(async () => {
-      racy.closeAllConnections();
-      await new Promise((resolve) => racy.close(resolve));
-    });
+    afterAll(() => racy.close());
 
     test('the request is sent again on a fresh connection and answered', async () => {
       const agent = keepAliveAgent(1);

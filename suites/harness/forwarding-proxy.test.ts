@@ -17,6 +17,7 @@ import { createTestPki, removeTestPki, type TestPki } from '../../harness/auth/p
 import { boundedRequest } from '../../harness/http/bounded-request.ts';
 import { endpointRoutes, withOrigin } from '../../harness/http/endpoint-routes.ts';
 import { startForwardingProxy, type ProxyTls } from '../../harness/http/forwarding-proxy.ts';
+import { startResettingServer, type ResettingServer } from './support/resetting-server.ts';
 
 describe('endpoint forms', () => {
   test.each([
@@ -151,25 +152,15 @@ describe('a pooled upstream connection the server closes as a request goes out o
   // The upstream destroys its socket, unanswered, when a request arrives as the second on one
   // connection (a server's idle timeout closing a pooled keep-alive connection at that moment), and
   // on every request to /always-resets.
-  let upstream: Server;
+  let upstream: ResettingServer;
   let endpoint = '';
-  const arrivals: Array<{ url: string; nth: number }> = [];
+  let arrivals: ResettingServer['arrivals'] = [];
   beforeAll(async () => {
-    const counts = new WeakMap<object, number>();
-    upstream = createHttpServer((req, res) => {
-      const nth = (counts.get(req.socket) ?? 0) + 1;
-      counts.set(req.socket, nth);
-      arrivals.push({ url: req.url ?? '', nth });
-      req.resume();
-      if (req.url === '/always-resets/intercept' || (nth === 2 && req.url === '/intercept')) return void req.socket.destroy();
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":"x","result":{}}');
-    });
-    endpoint = `http://127.0.0.1:${await listen(upstream)}`;
+    upstream = await startResettingServer((url, nth) => url === '/always-resets/intercept' || (nth === 2 && url === '/intercept'), '{"jsonrpc":"2.0","id":"x","result":{}}');
+    endpoint = upstream.origin;
+    arrivals = upstream.arrivals;
   });
-  afterAll(async () => {
-    upstream.closeAllConnections();
-    await new Promise<void>((resolve) => upstream.close(() => resolve()));
-  });
+  afterAll(() => upstream.close());
   const intercept = '{"jsonrpc":"2.0","id":"x","method":"hooks/intercept"}';
   // A keep-alive client (rawRequest says `Connection: close`, which the proxy forwards unchanged).
   const call = (proxyEndpoint: string, route: string, body?: string): Promise<{ status: number }> =>
