@@ -22,7 +22,7 @@ import { judgeClientProbe } from './client-probe-verdict.ts';
 import { STATIC_SECRETS } from './constants.ts';
 import { startHostileListener, type HostileListener, type HostileListenerOptions, type ListenerTrap } from './hostile-listener.ts';
 import { mintToken } from './jwt.ts';
-import type { ProbeTrust } from './probes.ts';
+import type { ProbeTrust } from './probe-trust.ts';
 
 export interface ClientProbeOptions {
   client: LoadedAdapter;

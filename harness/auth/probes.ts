@@ -28,7 +28,7 @@ import type { Scenario, ScenarioFile } from '../scenarios/types.ts';
 import { AUDIENCE, OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, STATIC_BEARER, type TokenPurpose } from './constants.ts';
 import { mintToken, NEGATIVE_TOKEN_CASES, negativeToken, type NegativeTokenCase } from './jwt.ts';
 import { UNAUTHORISED_CLIENT_PRINCIPAL } from './pki.ts';
-import type { RunTrust } from './run-trust.ts';
+import type { ProbeTrust } from './probe-trust.ts';
 import { rawRequest, type RawOutcome } from './probes-raw-http.ts';
 
 /** A bearer value no server accepts (TEST-ONLY, not a secret). */
@@ -170,41 +170,6 @@ export function probeScenario(file: ScenarioFile, source: string): Scenario {
   const row = file.scenarios.find((scenario) => scenario.expected !== undefined && scenario.barrier === undefined);
   if (!row) throw new Error(`${source}: the auth probes need a positive scenario (with "expected" and no "barrier"); none found`);
   return row;
-}
-
-// ---- trust the tests need (paths and endpoints only, never secrets) --------------------------------
-
-/** What a globalSetup provides to the probe tests: public endpoints and file paths, no secret values. */
-export interface ProbeTrust {
-  tokenEndpoint?: string;
-  pki?: {
-    caFile: string;
-    server: { certFile: string; keyFile: string };
-    client: { certFile: string; keyFile: string };
-    unauthorisedClient: { certFile: string; keyFile: string };
-    untrustedClient: { certFile: string; keyFile: string };
-    /** The client probes' hostile mtls endpoint (a certificate from the untrusted CA). */
-    untrustedServer: { certFile: string; keyFile: string };
-  };
-}
-
-export function probeTrustOf(trust: RunTrust): ProbeTrust {
-  const files = (entry: { certFile: string; keyFile: string }) => ({ certFile: entry.certFile, keyFile: entry.keyFile });
-  return {
-    ...(trust.issuer ? { tokenEndpoint: trust.issuer.tokenEndpoint } : {}),
-    ...(trust.pki
-      ? {
-          pki: {
-            caFile: trust.pki.caFile,
-            server: files(trust.pki.server),
-            client: files(trust.pki.client),
-            unauthorisedClient: files(trust.pki.unauthorisedClient),
-            untrustedClient: files(trust.pki.untrustedClient),
-            untrustedServer: files(trust.pki.untrustedServer),
-          },
-        }
-      : {}),
-  };
 }
 
 // ---- running probes ---------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ import { proxyTlsFiles } from '../auth/proxy-tls.ts';
 import type { RunTrust } from '../auth/run-trust.ts';
 import { AUTH_MODES, type AuthMode } from '../config/define-config.ts';
 import { readBody, sendJson } from '../http/json-body.ts';
+import { probeTrustOf, type ProbeTrust } from '../auth/probe-trust.ts';
 import type { ProxyTlsFiles } from '../runs/client-run.ts';
 import { safeLabel, type ProvidedServer } from '../runs/matrix-runner.ts';
 import type { RunFailure } from '../runs/types.ts';
@@ -39,6 +40,8 @@ export interface TrustAnswer {
   client: ClientAuthSettings;
   /** The PKI files the HTTP proxy needs in mtls runs; null before the mtls trust exists. */
   proxyTls: ProxyTlsFiles | null;
+  /** Endpoints and file paths of the trust built so far, for the auth probes (no secret values). */
+  probe: ProbeTrust;
 }
 
 export interface LeaseAnswer {
@@ -84,7 +87,7 @@ export class ServerBroker {
   async trust(mode: AuthMode): Promise<TrustAnswer> {
     await this.options.trust.ensure(mode);
     const pki = this.options.trust.pki;
-    return { server: this.options.trust.server(mode), client: this.options.trust.client(mode), proxyTls: pki ? proxyTlsFiles(pki) : null };
+    return { server: this.options.trust.server(mode), client: this.options.trust.client(mode), proxyTls: pki ? proxyTlsFiles(pki) : null, probe: probeTrustOf(this.options.trust) };
   }
 
   /**

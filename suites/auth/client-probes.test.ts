@@ -25,6 +25,7 @@ import { loadConfig } from '../../harness/config/load-config.ts';
 import { keepLogs } from '../../harness/runs/keep-logs.ts';
 import { loadAdapters } from '../../harness/runs/plan.ts';
 import { loadScenarioFile } from '../../harness/scenarios/load-scenarios.ts';
+import { BrokerClient } from '../../harness/setup/broker-client.ts';
 import { openRunDir } from '../../harness/setup/run-dir.ts';
 
 const config = await loadConfig();
@@ -33,7 +34,8 @@ const scenarios = clientProbeScenarios(await loadScenarioFile(scenarioPath), sce
 const capabilities = probeCapabilities(scenarios[0]!, scenarioPath);
 const targets = planClientProbes(config, loadAdapters(config));
 const baseline = await baselineFor(config);
-const trust = inject('ahpAuthTrust');
+// Each probe asks the run's broker for its mode's trust (built on first use).
+const broker = new BrokerClient(inject('ahpBroker'), config.watchdogs.startupMs * 2 + 30_000);
 const keptLogsDir = path.join(config.reports, 'logs', 'auth-client-probes');
 
 const probes = new Map<string, { target: ClientProbeTarget; probe: ClientProbeCase }>();
@@ -60,7 +62,7 @@ function probeResult(label: string): Promise<ClientProbeResult> {
           probe,
           scenarios,
           capabilities,
-          trust,
+          trust: (await broker.trust(target.mode)).probe,
           schemasDir: config.schemas,
           workDir: runDir.path,
           runMs: config.watchdogs.runMs,

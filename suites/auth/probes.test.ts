@@ -1,9 +1,11 @@
 // Raw-wire endpoint-authentication probes: every configured server adapter × auth mode, every case of
 // harness/auth/probes.ts against both `GET /capabilities` and `POST /intercept`. One describe per
 // `<server> <mode>/<case>`, one test per endpoint, so `-t 'bearer/duplicate'` picks a family.
-// Tests run in file order, one after another: receipts are diffed around each probe.
+// Tests run in file order, one after another: receipts are diffed around each probe. Each (server,
+// mode) is leased from the run's broker on first use and held until the file ends, so a selection
+// starts only the servers (and builds only the trust) its probes need.
 
-import { describe, inject, test } from 'vitest';
+import { afterAll, describe, inject, test } from 'vitest';
 
 import { planAuthProbes, PROBE_ENDPOINTS, probeCases, probeScenario, ProbeSession, type ProbeTarget } from '../../harness/auth/probes.ts';
 import { baselineFor } from '../../harness/baseline/baseline-for.ts';
@@ -11,24 +13,35 @@ import { finishTest } from '../../harness/baseline/finish-test.ts';
 import { loadConfig } from '../../harness/config/load-config.ts';
 import { loadAdapters } from '../../harness/runs/plan.ts';
 import { loadScenarioFile } from '../../harness/scenarios/load-scenarios.ts';
+import { BrokerClient } from '../../harness/setup/broker-client.ts';
 
 const config = await loadConfig();
 const scenarioPath = config.scenarios.core!;
 const scenario = probeScenario(await loadScenarioFile(scenarioPath), scenarioPath);
 const targets = planAuthProbes(config, loadAdapters(config));
 const baseline = await baselineFor(config);
-const servers = inject('ahpAuthServers');
-const trust = inject('ahpAuthTrust');
+// A lease may wait for its server to start (the startup watchdog) and for the mode's trust.
+const broker = new BrokerClient(inject('ahpBroker'), config.watchdogs.startupMs * 2 + 30_000);
 
-const sessions = new Map<string, ProbeSession>();
-function sessionFor(target: ProbeTarget): ProbeSession {
-  const provided = servers[target.key];
-  if (!provided) throw new Error(`harness bug: server ${target.key} was not started by the auth globalSetup`);
-  if (provided.error) throw new Error(`[${provided.error.stage}/${provided.error.kind}] ${provided.error.message}`);
+const sessions = new Map<string, Promise<ProbeSession>>();
+const leases: string[] = [];
+function sessionFor(target: ProbeTarget): Promise<ProbeSession> {
   let session = sessions.get(target.key);
-  if (!session) sessions.set(target.key, (session = new ProbeSession({ server: provided.handle, mode: target.mode, scenario, trust })));
+  if (!session) {
+    session = (async () => {
+      const trust = await broker.trust(target.mode);
+      const leased = await broker.lease(target.server.name, target.mode);
+      if (leased.lease !== undefined) leases.push(leased.lease);
+      if (leased.server.error) throw new Error(`[${leased.server.error.stage}/${leased.server.error.kind}] ${leased.server.error.message}`);
+      return new ProbeSession({ server: leased.server.handle, mode: target.mode, scenario, trust: trust.probe });
+    })();
+    sessions.set(target.key, session);
+  }
   return session;
 }
+afterAll(async () => {
+  await Promise.all(leases.splice(0).map((lease) => broker.release(lease)));
+});
 
 for (const target of targets) {
   for (const probe of probeCases(target.mode)) {
@@ -39,7 +52,7 @@ for (const target of targets) {
           context.skip(target.skip);
           return;
         }
-        const problems = await sessionFor(target).run(probe, endpoint);
+        const problems = await (await sessionFor(target)).run(probe, endpoint);
         await finishTest(context, baseline, { project: 'auth', group: label, id: endpoint }, problems.length > 0 ? `${label} › ${endpoint}\n${problems.join('\n')}` : undefined);
       });
     });
