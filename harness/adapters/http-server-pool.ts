@@ -17,6 +17,7 @@ import { writePrivateJson } from './private-json.ts';
 import { ReadinessError, waitForReadiness } from './readiness.ts';
 import type { LoadedAdapter, ServerHandle } from './types.ts';
 import { killGroup, killPid, waitGroupGone } from './supervise.ts';
+import { adapterFolderPart } from './file-name-part.ts';
 
 export interface StartHttpServerOptions {
   adapter: LoadedAdapter;
@@ -72,15 +73,12 @@ interface Running {
 
 const running = new Map<string, Running>();
 
-function safeName(name: string): string {
-  return name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 40) || 'adapter';
-}
 
 export async function startHttpServer(options: StartHttpServerOptions): Promise<ServerHandle> {
   const { adapter, auth, startupMs } = options;
   const parent = options.workDir ?? os.tmpdir();
   mkdirSync(parent, { recursive: true });
-  const workDir = mkdtempSync(path.join(parent, `server-${safeName(adapter.name)}-${auth}-`));
+  const workDir = mkdtempSync(path.join(parent, `server-${adapterFolderPart(adapter.name)}-${auth}-`));
   const configFile = path.join(workDir, 'server-config.json');
   const readinessFile = path.join(workDir, 'readiness.json');
   const logFile = path.join(workDir, 'server.log');

@@ -17,6 +17,7 @@ import { readJsonFile } from '../runs/client-run.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import type { ClientAuthSettings } from './auth-settings.ts';
+import { fileNamePart } from '../adapters/file-name-part.ts';
 
 export interface ProbeClientRun {
   client: LoadedAdapter;
@@ -48,7 +49,7 @@ export interface ProbeClientOutcome {
 }
 
 export async function runProbeClient(run: ProbeClientRun): Promise<ProbeClientOutcome> {
-  const dir = mkdtempSync(path.join(run.workDir, `${run.name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60)}-`));
+  const dir = mkdtempSync(path.join(run.workDir, `${fileNamePart(run.name, 60)}-`));
   const files = {
     scenarioFile: path.join(dir, 'scenarios.json'),
     config: path.join(dir, 'client-config.json'),

@@ -29,6 +29,7 @@ import {
 } from './host-envelope.ts';
 import type { ProfileName } from './parameters.ts';
 import type { FuzzTarget } from './targets.ts';
+import { fileNamePart } from '../adapters/file-name-part.ts';
 
 export interface FuzzGroup {
   profile: FuzzProfile;
@@ -120,7 +121,7 @@ export function discoveredEnvelopes(options: {
     if (found.ok) {
       return found.form === 'manifest' ? envelopeFromManifest(found.manifest, `manifest of ${found.via}`) : envelopeFromBareCapabilities(found.capabilities, found.via);
     }
-    const kept = path.join(options.evidenceDir, `${adapter.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}-discovery-${transport}`);
+    const kept = path.join(options.evidenceDir, `${fileNamePart(adapter.name)}-discovery-${transport}`);
     rmSync(kept, { recursive: true, force: true });
     cpSync(found.dir, kept, { recursive: true });
     rmSync(found.dir, { recursive: true, force: true });

@@ -33,6 +33,7 @@ import { verifyRun, type RowVerdict } from '../verify/verify-run.ts';
 import { judgeVerdict } from '../oracle/report-row.ts';
 import { bisectingJudge, type BisectionObserver } from './refusal-search.ts';
 import { judgeRows, runDetails, type CaseJudgement, type RunResult } from './triage.ts';
+import { fileNamePart } from '../adapters/file-name-part.ts';
 
 export type { CaseJudgement } from './triage.ts';
 
@@ -64,7 +65,7 @@ export interface ProcessTargetOptions {
 
 /** File-name-safe label of a pairing (and its transport, for process targets: their replay configs differ). */
 export function pairingLabel(server: string, client: string, transport?: Transport): string {
-  return `${server}-to-${client}${transport === undefined ? '' : `-${transport}`}`.replace(/[^A-Za-z0-9_.-]+/g, '_');
+  return fileNamePart(`${server}-to-${client}${transport === undefined ? '' : `-${transport}`}`);
 }
 
 /** One configured pairing over one transport, auth `none`. */

@@ -27,6 +27,7 @@ import { startForwardingProxy, type ForwardingProxy, type ProxyExchange } from '
 import { endInstances, readStdioEvidence, snapshotLiveInstances } from './stdio-evidence.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import type { ClientRunOutcome, ClientRunSpec, RunFailure, RunStage } from './types.ts';
+import { adapterFolderPart } from '../adapters/file-name-part.ts';
 
 export const RELAY_PATH = fileURLToPath(new URL('./stdio-relay.mjs', import.meta.url));
 
@@ -71,9 +72,6 @@ export interface RunFiles {
   instancesDir: string;
 }
 
-function safeName(name: string): string {
-  return name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 40) || 'adapter';
-}
 
 function runFiles(dir: string): RunFiles {
   const at = (name: string): string => path.join(dir, name);
@@ -106,7 +104,7 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
 
   mkdirSync(opts.workDir, { recursive: true });
   const files = runFiles(
-    mkdtempSync(path.join(opts.workDir, `run-${safeName(spec.server.name)}-${safeName(spec.client.name)}-${transport}-${auth}-`)),
+    mkdtempSync(path.join(opts.workDir, `run-${adapterFolderPart(spec.server.name)}-${adapterFolderPart(spec.client.name)}-${transport}-${auth}-`)),
   );
 
   const failures: RunFailure[] = [];

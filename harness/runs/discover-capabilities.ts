@@ -28,6 +28,7 @@ import { parseJsonText } from '../protocol/json-text.ts';
 import { PROTOCOL_VERSION } from '../protocol/messages.ts';
 import { RELAY_PATH } from './client-run.ts';
 import { endInstances } from './stdio-evidence.ts';
+import { fileNamePart } from '../adapters/file-name-part.ts';
 
 export type CapabilityDiscovery =
   | { ok: true; form: 'manifest'; manifest: JsonObject; via: string }
@@ -56,7 +57,7 @@ const MAX_LINE_BYTES = 4 * 1024 * 1024;
 export async function discoverCapabilities(options: DiscoveryOptions): Promise<CapabilityDiscovery> {
   const { adapter, transport } = options;
   mkdirSync(options.workDir, { recursive: true });
-  const dir = mkdtempSync(path.join(options.workDir, `discovery-${adapter.name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 40)}-${transport}-`));
+  const dir = mkdtempSync(path.join(options.workDir, `discovery-${fileNamePart(adapter.name, 40)}-${transport}-`));
   const scenarioFile = path.join(dir, 'scenarios.json');
   writeFileSync(scenarioFile, `${JSON.stringify({ version: 1, scenarios: [] })}\n`);
   const who = `server "${adapter.name}" over ${transport}`;

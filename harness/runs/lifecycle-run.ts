@@ -31,6 +31,7 @@ import type { LifecycleScenario } from '../lifecycle/scenario-types.ts';
 import { parseJsonText } from '../protocol/json-text.ts';
 import { reapRegisteredProcesses } from './registered-processes.ts';
 import type { RunFailure, RunStage } from './types.ts';
+import { adapterFolderPart } from '../adapters/file-name-part.ts';
 
 export type LifecycleSuite = 'lifecycle' | 'catalogue';
 
@@ -98,7 +99,7 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
   if (!serverCommand || !clientCommand) throw new TypeError('runLifecycleGroup: both adapters need their lifecycle command (the planner marks such pairings unsupported)');
 
   mkdirSync(options.workDir, { recursive: true });
-  const dir = mkdtempSync(path.join(options.workDir, `${spec.suite}-${safe(server.name)}-${safe(client.name)}-${transport}-${spec.auth}-`));
+  const dir = mkdtempSync(path.join(options.workDir, `${spec.suite}-${adapterFolderPart(server.name)}-${adapterFolderPart(client.name)}-${transport}-${spec.auth}-`));
   const files = {
     scenarioFile: path.join(dir, 'scenarios.json'),
     serverConfig: path.join(dir, 'server-config.json'),
@@ -315,6 +316,3 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function safe(name: string): string {
-  return name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 40) || 'adapter';
-}

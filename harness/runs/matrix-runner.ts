@@ -11,6 +11,7 @@ import { blindScenarios } from './blind.ts';
 import { keepLogs, pointAtKeptLogs } from './keep-logs.ts';
 import { notRunReason, type MatrixGroup } from './plan.ts';
 import type { ClientRunOutcome, RunFailure } from './types.ts';
+import { fileNamePart } from '../adapters/file-name-part.ts';
 
 /** What globalSetup provides per shared HTTP server: a handle, or why it could not start. */
 export type ProvidedServer = { handle: ServerHandle; error?: undefined } | { handle?: undefined; error: RunFailure };
@@ -132,5 +133,5 @@ function failedOutcome(group: MatrixGroup, failure: RunFailure): ClientRunOutcom
 }
 
 export function safeLabel(label: string): string {
-  return label.replace(/→/g, '-to-').replace(/[^A-Za-z0-9_.-]+/g, '_');
+  return fileNamePart(label.replace(/→/g, '-to-'));
 }
