@@ -8,7 +8,7 @@
 // either side. Such a request is sent again on a fresh connection (node's documented remedy,
 // `request.reusedSocket`), within the same overall bound; a failure on a fresh connection is final.
 
-import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
 /** A bounded request that got no (complete) answer: `timeout`, or `unreachable` with the error code. */
@@ -23,6 +23,14 @@ export class RequestFailure extends Error {
   ) {
     super(`${kind} (${phase}, ${code})`, options);
   }
+}
+
+/**
+ * Whether `request` failed because the pooled connection it went out on was closed under it (reused
+ * socket, reset before any answer): it never reached the server, and may be sent again on a fresh one.
+ */
+export function closedUnderRequest(request: ClientRequest, code: string | undefined, answered: boolean): boolean {
+  return !answered && request.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE');
 }
 
 /** Pooled loopback connections (node unrefs idle ones, so they never hold a process open). */
@@ -57,8 +65,8 @@ export function boundedRequest(url: URL | string, options: BoundedRequest): Prom
         if (settled) return;
         settled = true;
         const code = signal.aborted ? 'TIMEOUT' : ((error as NodeJS.ErrnoException).code ?? (error as Error).name);
-        if (!signal.aborted && phase === 'headers' && request.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
-          attempt(); // the pooled connection was closed under us: the request never reached the server
+        if (!signal.aborted && closedUnderRequest(request, code, phase === 'body')) {
+          attempt();
           return;
         }
         reject(new RequestFailure(signal.aborted ? 'timeout' : 'unreachable', phase, code, { cause: error }));

@@ -21,6 +21,7 @@ import { X509Certificate } from 'node:crypto';
 
 import { parseJsonText } from '../protocol/json-text.ts';
 import { withOrigin } from './endpoint-routes.ts';
+import { closedUnderRequest } from './bounded-request.ts';
 
 /** What the proxy needs to stand in for a server whose endpoint is `https:` (auth mode mtls). */
 export interface ProxyTls {
@@ -156,7 +157,7 @@ export async function startForwardingProxy(options: StartProxyOptions): Promise<
       let answered = false;
       request.once('response', () => (answered = true));
       request.on('error', (error: NodeJS.ErrnoException) => {
-        if (!answered && request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+        if (closedUnderRequest(request, error.code, answered)) {
           void attempt().then(resolve);
           return;
         }

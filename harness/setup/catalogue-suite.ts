@@ -48,7 +48,7 @@ export async function defineCatalogueSuite(): Promise<void> {
     run: (group) => runner.run(group, file.scenarios),
     parallelism: config.parallelism,
     splittable: false,
-    rowTimeoutMs: config.watchdogs.startupMs * 2 + config.watchdogs.runMs * 2 + 30_000,
+    runBoundMs: config.watchdogs.startupMs * 2 + config.watchdogs.runMs * 2 + 30_000,
     baseline: await baselineFor(config),
   });
 }

@@ -4,7 +4,7 @@ import { loadAdapters, planMatrix } from '../runs/plan.ts';
 import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
 import { provideRunServices } from './run-services.ts';
 import { loadTimings } from './run-timings.ts';
-import { forecastHttpServers, forecastSelection } from './server-forecast.ts';
+import { forecastHttpServers, forecastSelection } from './selection-forecast.ts';
 import type { BrokerAddress } from './server-broker.ts';
 
 declare module 'vitest' {
@@ -22,7 +22,7 @@ declare module 'vitest' {
  * trust and the server broker — starting nothing but what the selection will need: the first client
  * run that needs an HTTP server (adapter, auth mode) or a mode's trust gets it created then
  * (run-services.ts), and a plain run's forecast servers start in the background while vitest still
- * boots (server-forecast.ts), so a selection pays only for what it selected. A server that cannot start does not abort the run: its
+ * boots (selection-forecast.ts), so a selection pays only for what it selected. A server that cannot start does not abort the run: its
  * groups fail with the startup error while every other pairing still runs. Watch mode keeps the
  * servers between reruns. Teardown ends every process (also after Ctrl-C or a crash, through the
  * supervisors), closes the trust and removes the temp dir.
@@ -33,7 +33,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!scenarioFile) throw new Error(`${config.file}: scenarios.core: expected the core scenario file path`);
   const scenarios = await loadScenarioFile(scenarioFile);
   const groups = planMatrix(config, loadAdapters(config));
-  // The servers a plain run's selection will lease start while vitest boots (server-forecast.ts).
+  // The servers a plain run's selection will lease start while vitest boots (selection-forecast.ts).
   const prewarm = forecastHttpServers(forecastSelection(project), groups, scenarios.scenarios.map((row) => row.id), loadTimings(config.file, 'core'));
   return provideRunServices(project, config, { tempPrefix: 'ahp-core-', scenarioFile, restartDeadOnRerun: true, prewarm });
 }

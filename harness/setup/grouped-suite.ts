@@ -4,7 +4,7 @@ import { finishTest } from '../baseline/finish-test.ts';
 import type { Baseline } from '../baseline/baseline.ts';
 import { isRunnable, notRunReason, type MatrixGroup } from '../runs/plan.ts';
 import { planRuns } from './run-plan.ts';
-import { selectsRow, type KnownSelection } from './server-forecast.ts';
+import { selectsRow, type KnownSelection } from './selection-forecast.ts';
 import { loadTimings, recordTiming, saveTimings, type RunTimings } from './run-timings.ts';
 
 /** The harness's verdict on one row of one group run, in the form every suite family shares. */
@@ -56,7 +56,7 @@ export interface SuiteFamily<Row extends { id: string }> {
    */
   splittable?: boolean;
   /** Bound of one client run of the family, from its start (its rows wait for it, without a timeout of their own). */
-  rowTimeoutMs: number;
+  runBoundMs: number;
   /** The known-failure baseline (harness/baseline/), when the config names one. */
   baseline?: Baseline;
   /** The run's selection when it is known before collection (`inject('ahpSelection')`): its runs start at once. */
@@ -114,33 +114,30 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
   const scheduler = new GroupScheduler(family);
   const byLabel = new Map(family.groups.map((group) => [group.label, group]));
   const byId = new Map(family.rows.map((row) => [row.id, row]));
+  /** The selections to run: per runnable group, its selected rows the group runs at all. */
+  const selectionsOf = (selected: (group: MatrixGroup) => Row[]): Array<{ group: MatrixGroup; rows: Row[] }> =>
+    family.groups
+      .filter(isRunnable)
+      .map((group) => ({ group, rows: selected(group).filter((row) => family.rowSkip?.(group, row) === undefined) }))
+      .filter(({ rows }) => rows.length > 0);
 
-  // A plain run's selection is known before collection (server-forecast.ts): its client runs start
+  // A plain run's selection is known before collection (selection-forecast.ts): its client runs start
   // now, while vitest still collects the tests, instead of after. beforeAll then checks the forecast
   // against vitest's actual selection and runs any group whose rows differ again, for exactly those.
   const known = family.selection ?? null;
   if (known !== null) {
     const selects = selectsRow(known);
-    const forecast: Array<{ group: MatrixGroup; rows: Row[] }> = [];
-    for (const group of family.groups) {
-      if (!isRunnable(group)) continue;
-      const rows = family.rows.filter((row) => selects(group.label, row.id) && family.rowSkip?.(group, row) === undefined);
-      if (rows.length > 0) forecast.push({ group, rows });
-    }
-    scheduler.scheduleAll(forecast);
+    scheduler.scheduleAll(selectionsOf((group) => family.rows.filter((row) => selects(group.label, row.id))));
   }
 
   // eslint-disable-next-line no-empty-pattern -- vitest requires a destructuring pattern for fixtures
   beforeAll(({}, file) => {
-    const selections: Array<{ group: MatrixGroup; rows: Row[] }> = [];
+    const selectedIds = new Map<string, string[]>();
     for (const child of (file as unknown as SuiteLike).tasks ?? []) {
-      const group = byLabel.get(child.name);
-      if (!group || !isRunnable(group) || child.type !== 'suite') continue;
-      const ids = (child.tasks ?? []).filter((task) => task.type === 'test' && task.mode === 'run').map((task) => task.name);
-      const rows = ids.map((id) => byId.get(id)!).filter((row) => family.rowSkip?.(group, row) === undefined);
-      if (rows.length > 0) selections.push({ group, rows });
+      if (child.type !== 'suite' || !byLabel.has(child.name)) continue;
+      selectedIds.set(child.name, (child.tasks ?? []).filter((task) => task.type === 'test' && task.mode === 'run').map((task) => task.name));
     }
-    scheduler.scheduleAll(selections);
+    scheduler.scheduleAll(selectionsOf((group) => (selectedIds.get(group.label) ?? []).map((id) => byId.get(id)!)));
   });
   afterAll(() => scheduler.saveTimings());
 
@@ -148,7 +145,7 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
   // soon as its run ends: in file order, the rows of a group that finished early queued behind a
   // group still running, and were all reported at the very end. So the rows carry no vitest timeout
   // of their own (it would count the time queued behind other runs); the scheduler bounds each run
-  // from its start instead (`rowTimeoutMs`), on top of the run's own watchdogs.
+  // from its start instead (`runBoundMs`), on top of the run's own watchdogs.
   for (const group of family.groups) {
     describe(group.label, { concurrent: true }, () => {
       test.for(family.rows.map((row) => row.id))('%s', { timeout: 0 }, async (id, context) => {
@@ -209,7 +206,7 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
 /**
  * The client runs of the selection (run-plan.ts: a group is one run unless splitting it keeps more
  * cores busy), started longest first, at most `parallelism` at a time. A group's result is the merge
- * of its runs; the first selection of a group wins and later calls share it.
+ * of its runs; a later selection of the same rows shares it, one of other rows replaces it.
  */
 export class GroupScheduler<Row extends { id: string }> {
   private readonly results = new Map<string, Promise<GroupRunResult>>();
@@ -241,7 +238,7 @@ export class GroupScheduler<Row extends { id: string }> {
     const started = new Map<string, Array<Promise<GroupRunResult>>>();
     for (const run of runs) {
       const group = byLabel.get(run.label)!;
-      const pending = this.limited(() => boundedRun(this.family.run(group, run.rows), this.family.rowTimeoutMs, `${run.label} (${run.rows.length} rows)`));
+      const pending = this.limited(() => boundedRun(this.family.run(group, run.rows), this.family.runBoundMs, `${run.label} (${run.rows.length} rows)`));
       started.set(run.label, [...(started.get(run.label) ?? []), pending.then((result) => this.measured(group, run.rows, result, runs))]);
     }
     for (const [label, parts] of started) {

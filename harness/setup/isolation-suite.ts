@@ -44,7 +44,7 @@ export async function defineIsolationSuite(): Promise<void> {
     run: (group) => runIsolationCase(group, options),
     parallelism: config.parallelism,
     splittable: false,
-    rowTimeoutMs: config.watchdogs.startupMs * 2 + config.watchdogs.runMs * 2 + 30_000,
+    runBoundMs: config.watchdogs.startupMs * 2 + config.watchdogs.runMs * 2 + 30_000,
     baseline: await baselineFor(config),
   });
 }

@@ -52,7 +52,7 @@ export async function defineLifecycleSuite(shard?: { part: number }): Promise<vo
     run: (group, rows) => runner.run(group, rows),
     parallelism: config.parallelism,
     baseline: await baselineFor(config),
-    rowTimeoutMs: config.watchdogs.startupMs * 2 + config.watchdogs.runMs * 2 + 30_000,
+    runBoundMs: config.watchdogs.startupMs * 2 + config.watchdogs.runMs * 2 + 30_000,
   });
   defineReceiverProbeSuite({
     config,

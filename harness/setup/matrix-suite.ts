@@ -41,7 +41,7 @@ export async function defineMatrixSuite(suite: string, shard?: { part: number })
     run: async (group, rows) => coreResult(await runner.run(group, rows)),
     parallelism: config.parallelism,
     baseline: await baselineFor(config),
-    rowTimeoutMs: config.watchdogs.startupMs + config.watchdogs.runMs * 2 + 30_000,
+    runBoundMs: config.watchdogs.startupMs + config.watchdogs.runMs * 2 + 30_000,
   });
 }
 

@@ -10,7 +10,7 @@ import { loadAdapters } from '../runs/plan.ts';
 import { watchAdapters } from './adapter-watch.ts';
 import { openRunDir } from './run-dir.ts';
 import { ServerBroker, type BrokerAddress } from './server-broker.ts';
-import { forecastSelection, knownSelection } from './server-forecast.ts';
+import { forecastSelection, knownSelection } from './selection-forecast.ts';
 
 export interface RunServices {
   runDir: string;
@@ -74,7 +74,7 @@ export async function provideRunServices(
     tempPrefix: string;
     scenarioFile: string;
     restartDeadOnRerun?: boolean;
-    /** HTTP servers to start in the background right away (server-forecast.ts), in this order. */
+    /** HTTP servers to start in the background right away (selection-forecast.ts), in this order. */
     prewarm?: ReadonlyArray<{ adapter: LoadedAdapter; auth: AuthMode }>;
   },
 ): Promise<() => Promise<void>> {

@@ -158,7 +158,7 @@ export class ServerBroker {
 
   /**
    * Starts one instance of each server in `servers`, one after another in the given order, in the
-   * background (server-forecast.ts: what the selection will lease, while vitest still boots). A key
+   * background (selection-forecast.ts: what the selection will lease, while vitest still boots). A key
    * that already has an instance, or is starting one for a lease, is skipped; a start failure is
    * remembered for the leases as usual. Never throws.
    */

@@ -17,7 +17,7 @@ const group = (label: string, rank: number): MatrixGroup => ({ label, rank, tran
 const X = group('s→c http/none', 0);
 const Y = group('s→c http/bearer', 1);
 
-function schedulerRecordingRuns(options: { hang?: boolean; rowTimeoutMs?: number } = {}): { scheduler: GroupScheduler<Row>; runs: string[] } {
+function schedulerRecordingRuns(options: { hang?: boolean; runBoundMs?: number } = {}): { scheduler: GroupScheduler<Row>; runs: string[] } {
   const runs: string[] = [];
   const scheduler = new GroupScheduler<Row>({
     project: 'core',
@@ -26,7 +26,7 @@ function schedulerRecordingRuns(options: { hang?: boolean; rowTimeoutMs?: number
     groups: [X, Y],
     expectedOf: () => null,
     parallelism: 1,
-    rowTimeoutMs: options.rowTimeoutMs ?? 10_000,
+    runBoundMs: options.runBoundMs ?? 10_000,
     async run(runGroup, rows): Promise<GroupRunResult> {
       runs.push(`${runGroup.label}: ${rows.map((row) => row.id).join(',')}`);
       if (options.hang) return new Promise<never>(() => undefined);
@@ -59,7 +59,7 @@ describe('GroupScheduler', () => {
   });
 
   test('a run that never ends (its watchdogs failed) fails its rows as a harness fault once the bound from its start has passed', async () => {
-    const { scheduler, runs } = schedulerRecordingRuns({ hang: true, rowTimeoutMs: 50 });
+    const { scheduler, runs } = schedulerRecordingRuns({ hang: true, runBoundMs: 50 });
     scheduler.scheduleAll([{ group: X, rows: ROWS }]);
     await expect(scheduler.result(X.label)).rejects.toThrow('harness fault: the client run of s→c http/none (3 rows) did not end within 50 ms of its start');
     expect(runs).toEqual(['s→c http/none: a,b,c']);

@@ -1,4 +1,4 @@
-// Starting only what a selection needs (harness/setup/server-forecast.ts, server-broker.ts): the
+// Starting only what a selection needs (harness/setup/selection-forecast.ts, server-broker.ts): the
 // forecast follows vitest's own `-t` rule and says nothing where the selection is unknowable; the
 // broker starts forecast servers in the background, a lease for one of them takes the warmed
 // instance (or waits for it) instead of starting a second, and the broker starts nothing on its own.
@@ -17,7 +17,7 @@ import { projectRoot } from '../../harness/config/load-config.ts';
 import { planMatrix } from '../../harness/runs/plan.ts';
 import { recordTiming, type RunTimings } from '../../harness/setup/run-timings.ts';
 import { ServerBroker } from '../../harness/setup/server-broker.ts';
-import { forecastHttpServers, knownSelection, selectsRow, type ForecastSelection } from '../../harness/setup/server-forecast.ts';
+import { forecastHttpServers, knownSelection, selectsRow, type ForecastSelection } from '../../harness/setup/selection-forecast.ts';
 import { resolvedConfig } from './support/resolved-config.ts';
 
 const location = { name: 'reference', cwd: path.join(projectRoot(), 'adapters', 'reference'), adapterFile: path.join(projectRoot(), 'adapters', 'reference', 'interop', 'adapter.json') };
