@@ -10,8 +10,11 @@
 //           workload → server fields + {assertion}
 //           mtls → {mode, caFile, certFile, keyFile}   (client identity; caFile verifies the server)
 //
-// Optional on the server for every signed-token and mtls mode: `principals` (string[]), the
-// authorised principals (JWT `sub`, client-certificate CN); default ["ahp-interop-client"].
+// Authorisation is not part of the contract's `auth`: the server authorises a principal (JWT `sub`,
+// client-certificate CN) only against the allow-list the harness hands it in the server config's
+// `extensions["ahp-conformance/auth-allow-list"].principals` (our adapter.json declares
+// `authAllowList`), read into `AuthConfig.allowList`. Without it every authenticated caller is
+// authorised, as the contract alone asks.
 //
 // The `auth.mode` values are deployment test-control labels, not portable AHP authentication types:
 // the manifest advertises only `bearer`/`oauth` (see `manifestAuthentication`). Auth option values
@@ -21,7 +24,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { AUTH_MODES, type AuthMode, type Transport } from '../../harness/config/define-config.ts';
-import { CLIENT_PRINCIPAL } from '../../harness/auth/constants.ts';
 
 export { AUTH_MODES, type AuthMode };
 
@@ -32,6 +34,8 @@ export interface AuthConfig {
   options: Readonly<Record<string, unknown>>;
   /** Relative file options (caFile, certFile, keyFile) resolve against this folder (the config's). */
   baseDir: string;
+  /** Server configs only: the harness's allow-list of principals, when it handed one over. */
+  allowList?: readonly string[];
 }
 
 /** A bad `auth` object: the message names the key and the expectation, never the value. */
@@ -63,8 +67,9 @@ export interface TlsMaterial {
 export type ServerAuth =
   | { mode: 'none' }
   | { mode: 'bearer'; token: string }
-  | { mode: 'oauth' | 'workload'; token: SignedTokenSettings; principals: readonly string[] }
-  | { mode: 'mtls'; tls: TlsMaterial; principals: readonly string[] };
+  /** `principals` undefined: no allow-list was given, every authenticated identity is authorised. */
+  | { mode: 'oauth' | 'workload'; token: SignedTokenSettings; principals: readonly string[] | undefined }
+  | { mode: 'mtls'; tls: TlsMaterial; principals: readonly string[] | undefined };
 
 export type ClientAuth =
   | { mode: 'none' }
@@ -95,9 +100,9 @@ export function prepareServerAuth(transport: Transport, auth: AuthConfig): AuthP
       return { kind: 'supported', auth: { mode: 'bearer', token: options.string('token') } };
     case 'oauth':
     case 'workload':
-      return { kind: 'supported', auth: { mode: auth.mode, token: options.signedToken(auth.mode), principals: options.principals() } };
+      return { kind: 'supported', auth: { mode: auth.mode, token: options.signedToken(auth.mode), principals: auth.allowList } };
     case 'mtls':
-      return { kind: 'supported', auth: { mode: 'mtls', tls: options.tls(), principals: options.principals() } };
+      return { kind: 'supported', auth: { mode: 'mtls', tls: options.tls(), principals: auth.allowList } };
   }
 }
 
@@ -157,15 +162,6 @@ class Options {
     const clock = this.raw.clock;
     if (typeof clock !== 'number' || !Number.isSafeInteger(clock) || clock < 0) this.fail('clock', 'must be a non-negative integer (seconds since the epoch)');
     return { signingKey: this.string('signingKey'), issuer: this.string('issuer'), audience: this.string('audience'), purpose: mode, clock };
-  }
-
-  principals(): readonly string[] {
-    const value = this.raw.principals;
-    if (value === undefined) return [CLIENT_PRINCIPAL];
-    if (!Array.isArray(value) || value.length === 0 || !value.every((p) => typeof p === 'string' && p !== '')) {
-      this.fail('principals', 'must be a non-empty array of non-empty strings');
-    }
-    return value as string[];
   }
 
   /** An absolute http(s) URL without credentials; plain http only on loopback. */

@@ -4,6 +4,9 @@
 // Our documented extension (extra keys are allowed by the contract): an optional `"auth": [modes...]`
 // listing the auth modes the adapter implements. Absent means "no declaration": every configured mode
 // is tried. A declared list makes the planner report every other mode `unsupported` without running it.
+// A second one, `"authAllowList": [modes...]`, lists the modes in which the server reads the harness's
+// allow-list of principals: the contract's server config names none, so without the declaration the
+// probes that need one (an unauthorised subject or principal) are skipped, never failed.
 // The lifecycle contract's optional `lifecycleServer` / `lifecycleClient` argv arrays are validated
 // like the core commands when present; a pairing that needs an absent one is planned `unsupported`.
 
@@ -11,7 +14,7 @@ import { readFileSync, statSync } from 'node:fs';
 
 import { AUTH_MODES, type AuthMode } from '../config/define-config.ts';
 import { describeValue as describe, parseJsonText } from '../protocol/json-text.ts';
-import type { AdapterManifest, LoadedAdapter } from './types.ts';
+import { AUTH_ALLOW_LIST_MODES, type AdapterManifest, type AuthAllowListMode, type LoadedAdapter } from './types.ts';
 
 /** An adapter problem. The message names the file, the field and what was expected. */
 export class AdapterError extends Error {
@@ -86,6 +89,7 @@ export function loadAdapter(entry: AdapterLocation): LoadedAdapter {
   const client = commandField(name, adapterFile, raw, 'client');
 
   const auth = raw.auth === undefined ? undefined : authField(name, adapterFile, raw.auth);
+  const authAllowList = raw.authAllowList === undefined ? undefined : authAllowListField(name, adapterFile, raw.authAllowList, auth);
   const lifecycleServer = raw.lifecycleServer === undefined ? undefined : commandField(name, adapterFile, raw, 'lifecycleServer');
   const lifecycleClient = raw.lifecycleClient === undefined ? undefined : commandField(name, adapterFile, raw, 'lifecycleClient');
 
@@ -95,6 +99,7 @@ export function loadAdapter(entry: AdapterLocation): LoadedAdapter {
     server,
     client,
     ...(auth ? { auth } : {}),
+    ...(authAllowList ? { authAllowList } : {}),
     ...(lifecycleServer ? { lifecycleServer } : {}),
     ...(lifecycleClient ? { lifecycleClient } : {}),
   };
@@ -130,6 +135,28 @@ function authField(name: string, file: string, value: unknown): AuthMode[] {
     }
     if (seen.has(mode as AuthMode)) throw new AdapterError(name, file, `auth[${i}]`, `duplicate auth mode "${mode}"`);
     seen.add(mode as AuthMode);
+  });
+  return [...seen];
+}
+
+/**
+ * The optional `authAllowList` extension: a non-empty array of distinct modes that have an identity to
+ * allow-list. A mode the adapter's own `auth` list leaves out is a contradiction, so it is an error too.
+ */
+function authAllowListField(name: string, file: string, value: unknown, auth: readonly AuthMode[] | undefined): AuthAllowListMode[] {
+  const modes = AUTH_ALLOW_LIST_MODES.join(', ');
+  const expected = `expected a non-empty array of the auth modes (${modes}) in which the server reads the harness's allow-list of principals; omit the key when it reads none`;
+  if (!Array.isArray(value) || value.length === 0) throw new AdapterError(name, file, 'authAllowList', `${expected}, got ${describe(value)}`);
+  const seen = new Set<AuthAllowListMode>();
+  value.forEach((mode, i) => {
+    const field = `authAllowList[${i}]`;
+    if (typeof mode !== 'string' || !(AUTH_ALLOW_LIST_MODES as readonly string[]).includes(mode)) {
+      throw new AdapterError(name, file, field, `expected one of ${modes} (the modes with an authenticated identity), got ${describe(mode)}`);
+    }
+    const known = mode as AuthAllowListMode;
+    if (seen.has(known)) throw new AdapterError(name, file, field, `duplicate auth mode "${mode}"`);
+    if (auth && !auth.includes(known)) throw new AdapterError(name, file, field, `auth mode "${mode}" is not in this adapter's "auth" list (${auth.join(', ')}): expected only modes it implements`);
+    seen.add(known);
   });
   return [...seen];
 }

@@ -10,6 +10,7 @@ import os from 'node:os';
 import { threadId } from 'node:worker_threads';
 import path from 'node:path';
 
+import { allowListServerConfig } from '../auth/allow-list.ts';
 import type { AuthMode } from '../config/define-config.ts';
 import { health, shutdown } from './control-client.ts';
 import { launch, SpawnError, type LaunchedProcess } from './launch.ts';
@@ -89,6 +90,8 @@ export async function startHttpServer(options: StartHttpServerOptions): Promise<
     scenarioFile: options.scenarioFile,
     auth: { ...options.authSettings, mode: auth },
     ...(options.schemaDir === undefined ? {} : { schemaDir: options.schemaDir }),
+    // Every HTTP server of a run (core, lifecycle, the probes) is told the same policy, or none.
+    ...allowListServerConfig(adapter, auth),
   });
 
   const fail = (stage: ServerStartStage, kind: string, pid: number | undefined, message: string, cause?: unknown): ServerStartError =>

@@ -1,5 +1,9 @@
 import type { AuthMode, Transport } from '../config/define-config.ts';
 
+/** The auth modes with an authenticated identity an allow-list can name: JWT `sub`, client-certificate CN. */
+export const AUTH_ALLOW_LIST_MODES = ['oauth', 'workload', 'mtls'] as const;
+export type AuthAllowListMode = (typeof AUTH_ALLOW_LIST_MODES)[number];
+
 /** `interop/adapter.json` after validation. Extra keys (lifecycle commands, ...) are kept, not read. */
 export interface AdapterManifest {
   language: string;
@@ -10,6 +14,13 @@ export interface AdapterManifest {
    * declaration, every configured mode is tried. Modes not listed are planned `unsupported`.
    */
   auth?: AuthMode[];
+  /**
+   * Our documented extension: the modes in which this adapter's server reads the harness's allow-list
+   * of principals (server config `extensions["ahp-conformance/auth-allow-list"]`, see
+   * harness/auth/allow-list.ts) and refuses an authenticated identity it does not name. Absent: the
+   * server is never given one, and the probes that need it are skipped.
+   */
+  authAllowList?: AuthAllowListMode[];
   /** The lifecycle contract's commands (test control v1), when the adapter has them. */
   lifecycleServer?: string[];
   lifecycleClient?: string[];

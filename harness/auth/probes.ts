@@ -25,6 +25,7 @@ import { boundedRequest, RequestFailure } from '../http/bounded-request.ts';
 import { isJsonObject, jsonEqual } from '../protocol/json.ts';
 import { httpServerKey, unsupportedReason } from '../runs/plan.ts';
 import type { Scenario, ScenarioFile } from '../scenarios/types.ts';
+import { allowListSkipReason } from './allow-list.ts';
 import { AUDIENCE, OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, STATIC_BEARER, type TokenPurpose } from './constants.ts';
 import { mintToken, NEGATIVE_TOKEN_CASES, negativeToken, type NegativeTokenCase } from './jwt.ts';
 import { UNAUTHORISED_CLIENT_PRINCIPAL } from './pki.ts';
@@ -66,6 +67,11 @@ export interface ProbeCase {
   /** mtls only. Default `trusted`. */
   identity?: ProbeIdentity;
   expect: ProbeExpectation;
+  /**
+   * `allow-list`: the refusal it expects is demanded only by a policy the contract's server config
+   * does not carry (allow-list.ts). The probe runs only against a server that is handed that policy.
+   */
+  needs?: 'allow-list';
 }
 
 const CREDENTIAL_REFUSAL: ProbeExpectation = { kind: 'refused', statuses: [401, 403] };
@@ -100,7 +106,7 @@ export function probeCases(mode: AuthMode): ProbeCase[] {
         { name: 'missing-credential', authorization: [], expect: CREDENTIAL_REFUSAL },
         { name: 'wrong-bearer', authorization: [WRONG], expect: CREDENTIAL_REFUSAL },
         ...NEGATIVE_TOKEN_CASES.map((which): ProbeCase => ({ name: which, authorization: [{ kind: 'token', which }], expect: CREDENTIAL_REFUSAL })),
-        { name: 'unauthorised-subject', authorization: [{ kind: 'unauthorised-subject' }], expect: CREDENTIAL_REFUSAL },
+        { name: 'unauthorised-subject', authorization: [{ kind: 'unauthorised-subject' }], expect: CREDENTIAL_REFUSAL, needs: 'allow-list' },
         ...duplicates(),
         positive,
       ];
@@ -108,7 +114,7 @@ export function probeCases(mode: AuthMode): ProbeCase[] {
       return [
         { name: 'no-client-certificate', authorization: [], identity: 'none', expect: { kind: 'handshake-refused' } },
         { name: 'untrusted-client-certificate', authorization: [], identity: 'untrusted', expect: { kind: 'handshake-refused' } },
-        { name: 'unauthorised-principal', authorization: [], identity: 'unauthorised', expect: { kind: 'refused', statuses: [403] } },
+        { name: 'unauthorised-principal', authorization: [], identity: 'unauthorised', expect: { kind: 'refused', statuses: [403] }, needs: 'allow-list' },
         // The certificate is the credential; Authorization fields must still be exactly zero or one.
         { name: 'duplicate-authorization', authorization: [WRONG, WRONG], identity: 'trusted', expect: CREDENTIAL_REFUSAL },
         positive,
@@ -163,6 +169,15 @@ export function planAuthProbes(config: ResolvedConfig, adapters: Map<string, Loa
     key: httpServerKey(adapter.name, mode),
     ...(skip ? { skip } : {}),
   }));
+}
+
+/**
+ * Why `probe` never runs against `target`, or undefined when it runs: the target's own skip
+ * (`unsupported`/`inapplicable` mode), else a policy the probe needs and the server is not given.
+ */
+export function probeSkipReason(target: ProbeTarget, probe: ProbeCase): string | undefined {
+  if (target.skip) return target.skip;
+  return probe.needs === 'allow-list' ? allowListSkipReason(target.server, target.mode) : undefined;
 }
 
 /** The scenario every intercept probe carries: the file's first positive row without a barrier. */

@@ -3,17 +3,26 @@
 // `<server> <mode>/<case>`, one test per endpoint, so `-t 'bearer/duplicate'` picks a family.
 // Tests run in file order, one after another: receipts are diffed around each probe. Each (server,
 // mode) is leased from the run's broker on first use and held until the file ends, so a selection
-// starts only the servers (and builds only the trust) its probes need.
+// starts only the servers (and builds only the trust) its probes need. A probe that never runs (an
+// unsupported mode, or a policy the server is not given: probeSkipReason) is a skipped test whose
+// note, and `ahpAuthProbe.skipReason` meta, is the reason: never a pass, never a fail.
 
 import { afterAll, describe, inject, test } from 'vitest';
 
-import { planAuthProbes, PROBE_ENDPOINTS, probeCases, probeScenario, ProbeSession, type ProbeTarget } from '../../harness/auth/probes.ts';
+import { planAuthProbes, PROBE_ENDPOINTS, probeCases, probeScenario, ProbeSession, probeSkipReason, type ProbeTarget } from '../../harness/auth/probes.ts';
 import { baselineFor } from '../../harness/baseline/baseline-for.ts';
 import { finishTest } from '../../harness/baseline/finish-test.ts';
 import { loadConfig } from '../../harness/config/load-config.ts';
 import { loadAdapters } from '../../harness/runs/plan.ts';
 import { loadScenarioFile } from '../../harness/scenarios/load-scenarios.ts';
 import { BrokerClient } from '../../harness/setup/broker-client.ts';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** A skipped probe's reason, for tooling that reads vitest's JSON report (skip notes are not in it). */
+    ahpAuthProbe?: { skipReason: string };
+  }
+}
 
 const config = await loadConfig();
 const scenarioPath = config.scenarios.core!;
@@ -46,10 +55,12 @@ afterAll(async () => {
 for (const target of targets) {
   for (const probe of probeCases(target.mode)) {
     const label = `${target.server.name} ${target.mode}/${probe.name}`;
+    const skip = probeSkipReason(target, probe);
     describe(label, () => {
       test.for(PROBE_ENDPOINTS)('%s', async (endpoint, context) => {
-        if (target.skip) {
-          context.skip(target.skip);
+        if (skip) {
+          context.task.meta.ahpAuthProbe = { skipReason: skip };
+          context.skip(skip);
           return;
         }
         const problems = await (await sessionFor(target)).run(probe, endpoint);

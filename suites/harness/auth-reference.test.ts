@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
+import { loadAdapter } from '../../harness/adapters/adapter-manifest.ts';
 import { writePrivateJson } from '../../harness/adapters/private-json.ts';
+import { allowListServerConfig } from '../../harness/auth/allow-list.ts';
 import { clientAuthSettings, secretsOf, serverAuthSettings, type AuthMaterial, type ClientAuthSettings, type ServerAuthSettings } from '../../harness/auth/auth-settings.ts';
 import { OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, STATIC_BEARER, STATIC_SECRETS } from '../../harness/auth/constants.ts';
 import { mintToken, NEGATIVE_TOKEN_CASES, negativeToken } from '../../harness/auth/jwt.ts';
@@ -31,6 +33,7 @@ import { okResponse, toolBeforeRequest } from './support/intercept-messages.ts';
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REFERENCE_DIR = path.join(PROJECT_ROOT, 'adapters', 'reference');
 const ADAPTER = JSON.parse(readFileSync(path.join(REFERENCE_DIR, 'interop', 'adapter.json'), 'utf8')) as { server: string[]; client: string[] };
+const REFERENCE = loadAdapter({ name: 'reference', cwd: REFERENCE_DIR, adapterFile: path.join(REFERENCE_DIR, 'interop', 'adapter.json') });
 const STARTUP_MS = 15_000;
 const HTTP_MODES = ['none', 'bearer', 'oauth', 'workload', 'mtls'] as const satisfies readonly AuthMode[];
 const WRONG_BEARER = 'TEST-ONLY-ahp-interop-wrong-bearer';
@@ -129,7 +132,8 @@ interface StartedServer {
 async function startServer(auth: ServerAuthSettings): Promise<StartedServer> {
   secretSources.push(auth);
   const readinessFile = path.join(workDir, `ready-${++counter}.json`);
-  const config = writeConfig(`server-${auth.mode}.json`, { transport: 'http', readinessFile, scenarioFile, auth });
+  // The reference adapter declares authAllowList, so the harness hands its servers the allow-list.
+  const config = writeConfig(`server-${auth.mode}.json`, { transport: 'http', readinessFile, scenarioFile, auth, ...allowListServerConfig(REFERENCE, auth.mode) });
   const subprocess = launch(ADAPTER.server, config, 0);
   processes.delete(subprocess);
   sharedProcesses.add(subprocess);

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { AUTH_ALLOW_LIST_EXTENSION } from '../../../harness/auth/allow-list.ts';
 import { TRANSPORTS, type Transport } from '../../../harness/config/define-config.ts';
 import { isAuthMode, type AuthConfig } from '../auth.ts';
 
@@ -143,6 +144,27 @@ export class Fields {
     return { mode, options, baseDir: path.dirname(this.file) };
   }
 
+  /**
+   * A server's `auth` plus the harness's allow-list of principals, when the config carries one in
+   * `extensions["ahp-conformance/auth-allow-list"]` (`{principals: [non-empty strings]}`). Other
+   * extensions are ignored; a malformed allow-list is a bad config, never an open door.
+   */
+  serverAuth(): AuthConfig {
+    const auth = this.auth();
+    const extensions = this.raw.extensions;
+    if (extensions === undefined) return auth;
+    if (!isObject(extensions)) this.fail('extensions', 'must be an object mapping extension names to their settings');
+    if (extensions[AUTH_ALLOW_LIST_EXTENSION] === undefined) return auth;
+    const key = `extensions["${AUTH_ALLOW_LIST_EXTENSION}"]`;
+    const entry = extensions[AUTH_ALLOW_LIST_EXTENSION];
+    if (!isObject(entry)) this.fail(key, 'must be an object {principals: [...]}');
+    const principals = entry.principals;
+    if (!Array.isArray(principals) || principals.length === 0 || !principals.every((p) => typeof p === 'string' && p !== '')) {
+      this.fail(`${key}.principals`, 'must be a non-empty array of non-empty strings (the authorised JWT subjects / client-certificate CNs)');
+    }
+    return { ...auth, allowList: principals as string[] };
+  }
+
   /** An absolute http(s) URL without embedded credentials; `why` says when the key is needed. */
   httpUrl(key: string, why = ''): string {
     const value = this.raw[key];
@@ -190,7 +212,7 @@ export function loadServerConfig(file: string): ServerConfig {
     transport: fields.transport(),
     readinessFile: fields.path('readinessFile'),
     scenarioFile: fields.path('scenarioFile'),
-    auth: fields.auth(),
+    auth: fields.serverAuth(),
   };
   const schemaDir = fields.optionalPath('schemaDir');
   if (schemaDir) config.schemaDir = schemaDir;

@@ -8,9 +8,9 @@
 // - bearer: constant-time comparison with the configured token.
 // - oauth/workload: an HS256 JWT verified with the configured key, issuer, audience and purpose at
 //   the fixed clock (harness/auth/jwt.ts); a static bearer or the other purpose's token fails.
-//   A valid token whose `sub` is not an authorised principal → 403.
+//   Given an allow-list (auth.ts), a valid token whose `sub` is not on it → 403.
 // - mtls: the TLS layer has already refused unverified client certificates (requestCert +
-//   rejectUnauthorized); here the verified certificate's CN must be an authorised principal (403).
+//   rejectUnauthorized); given an allow-list, the verified certificate's CN must be on it (403).
 //
 // Results carry a short reason label, never a credential. Counters feed GET /auth-stats.
 
@@ -66,7 +66,7 @@ export async function checkRequestAuth(auth: ServerAuth, request: Pick<IncomingM
     const subject = socket.getPeerCertificate().subject as Record<string, string | string[]> | undefined;
     const cn = subject?.CN;
     const names = Array.isArray(cn) ? cn : cn === undefined ? [] : [cn];
-    if (names.length !== 1 || !auth.principals.includes(names[0]!)) return forbidden('client certificate principal is not authorised');
+    if (auth.principals && (names.length !== 1 || !auth.principals.includes(names[0]!))) return forbidden('client certificate principal is not authorised');
     return { ok: true };
   }
 
@@ -86,6 +86,6 @@ export async function checkRequestAuth(auth: ServerAuth, request: Pick<IncomingM
   const { verifyToken } = await import('../../../harness/auth/jwt.ts');
   const verified = await verifyToken(presented, auth.token);
   if (!verified.ok) return unauthorized(`invalid ${auth.mode} token (${verified.reason})`, 'invalid_token');
-  if (!auth.principals.includes(verified.claims.sub)) return forbidden('token subject is not an authorised principal');
+  if (auth.principals && !auth.principals.includes(verified.claims.sub)) return forbidden('token subject is not an authorised principal');
   return { ok: true };
 }

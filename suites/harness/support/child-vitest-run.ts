@@ -30,7 +30,7 @@ export const SELFTEST_SCENARIO_IDS = [
 ] as const;
 
 export interface ChildConfig {
-  adapters: Array<{ name: string; cwd: string }>;
+  adapters: Array<{ name: string; cwd: string; adapterFile?: string }>;
   /** Default: every server × client pair. */
   pairings?: Array<{ server: string; client: string }>;
   transports: Array<'http' | 'stdio'>;

@@ -11,7 +11,11 @@ export interface JsonAssertion {
   status: 'passed' | 'failed' | 'skipped' | 'pending' | 'todo' | 'disabled';
   failureMessages: string[];
   /** vitest task meta: the matrix row (`ahpMatrix`) of core and lifecycle rows (`errors`: their fixed labels). */
-  meta?: { ahpMatrix?: { adapterStatus?: string; verdict?: string; skipReason?: string; errors?: string[] } };
+  meta?: {
+    ahpMatrix?: { adapterStatus?: string; verdict?: string; skipReason?: string; errors?: string[] };
+    /** A skipped auth probe's reason (suites/auth/probes.test.ts). */
+    ahpAuthProbe?: { skipReason?: string };
+  };
 }
 
 interface JsonReport {

@@ -99,7 +99,7 @@ export function loadLifecycleServerConfig(file: string): LifecycleServerConfig {
     transport: fields.transport(),
     readinessFile: fields.path('readinessFile'),
     scenarioFile: fields.path('scenarioFile'),
-    auth: fields.auth(),
+    auth: fields.serverAuth(),
     uploadAuth: { token: fields.nested('uploadAuth', '{token} (the independent upload credential)').string('token') },
   };
   const schemaDir = fields.optionalPath('schemaDir');
