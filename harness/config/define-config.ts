@@ -54,7 +54,7 @@ export interface UserConfig {
    * A previous run to compare with (its reports directory or one of its JSON reports): the page and
    * the terminal summary list newly failing, newly passing and vanished rows. Also `AHP_COMPARE=<path>`.
    */
-  compare?: string;
+  compare?: string | null;
 }
 
 /** Identity helper that gives `adapters.config.ts` type checking and editor completion. */

@@ -216,7 +216,7 @@ export async function resolveConfig(raw: unknown, file: string, env: NodeJS.Proc
   if (nonEmpty(env.AHP_BLIND) !== undefined) blind = env.AHP_BLIND !== '0';
   // A path on the command line's environment is the caller's, so it resolves against the working directory.
   const fromEnv = nonEmpty(env.AHP_COMPARE);
-  const compare = fromEnv !== undefined ? path.resolve(process.cwd(), fromEnv) : config.compare === undefined ? null : path.resolve(dir, v.string(config.compare, 'compare'));
+  const compare = fromEnv !== undefined ? path.resolve(process.cwd(), fromEnv) : config.compare === undefined || config.compare === null ? null : path.resolve(dir, v.string(config.compare, 'compare'));
   return { file, dir, schemas, scenarios, adapters, transports, auth, pairings, watchdogs, parallelism, reports, baseline, blind, compare };
 }
 

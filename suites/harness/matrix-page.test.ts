@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, test } from 'vitest';
 
 import { VerdictFailure } from '../../harness/baseline/verdict-failure.ts';
-import { projectRoot } from '../../harness/config/load-config.ts';
+import { projectRoot, resolveConfig } from '../../harness/config/load-config.ts';
 import type { Requirement } from '../../harness/requirements/requirement-table.ts';
 import { buildPageReport, type RecordedRow } from '../../harness/reporters/build-page-report.ts';
 import { compareRuns, comparisonLines, readPreviousStatuses } from '../../harness/reporters/compare-runs.ts';
@@ -247,4 +247,15 @@ test('a verdict failure carries no stack frames (vitest prints no harness code f
   const failure = new VerdictFailure('py→ts http/none › a\nclient fault: wrong');
   expect(failure.stack).toBe('VerdictFailure: py→ts http/none › a\nclient fault: wrong');
   expect(new Error('harness bug').stack).toMatch(/\n\s+at /);
+});
+
+describe('the compare key (config `compare`, AHP_COMPARE)', () => {
+  const raw = (extra: Record<string, unknown>) => ({ schemas: path.join(projectRoot(), 'schemas'), adapters: [], ...extra });
+  const file = path.join(dir, 'conf', 'ahp.json');
+  test('resolves against the config folder; the environment wins and resolves against the working directory; a non-string is refused by name', async () => {
+    expect((await resolveConfig(raw({}), file, {})).compare).toBeNull();
+    expect((await resolveConfig(raw({ compare: '../previous' }), file, {})).compare).toBe(path.join(dir, 'previous'));
+    expect((await resolveConfig(raw({ compare: '../previous' }), file, { AHP_COMPARE: 'elsewhere' })).compare).toBe(path.resolve('elsewhere'));
+    await expect(resolveConfig(raw({ compare: 3 }), file, {})).rejects.toThrow(`${file}: compare: expected a non-empty string, got number 3`);
+  });
 });
