@@ -19,6 +19,7 @@ import { readPageReport, worstStatus, type PageReport } from '../../harness/repo
 import { renderPage } from '../../harness/reporters/render-page.ts';
 import { requirementCoverage } from '../../harness/reporters/requirement-coverage.ts';
 import { reproduceCommand } from '../../harness/reporters/run-header.ts';
+import { loadPageReports } from '../../harness/reporters/write-page.ts';
 import type { MatrixRowMeta } from '../../harness/setup/grouped-suite.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ahp-page-'));
@@ -144,7 +145,24 @@ describe('readPageReport and npm run report: a missing or broken report names th
     expect(readFileSync(path.join(good, 'index.html'), 'utf8')).toContain('data-group="py→ts http/none" data-status="failed"');
     expect(readFileSync(path.join(good, 'requirements.md'), 'utf8')).toMatch(/\| AHP-DEC-001 \| MUST \| failing \| 1 \|/);
     expect(JSON.parse(readFileSync(path.join(good, 'requirements.json'), 'utf8')).gaps).toContain('AHP-COMP-001');
+
+    const previous = mkdtempSync(path.join(dir, 'before-'));
+    writeFileSync(path.join(previous, 'core-page.json'), JSON.stringify(sampleReport([{ meta: meta('b'), verdict: 'passed' }])));
+    const compared = await execa(tsx, [cli, good, '--compare', previous, '--out', path.join(dir, 'out')], { reject: false, timeout: 60_000 });
+    expect(compared.exitCode, compared.stderr).toBe(0);
+    expect(compared.stdout).toContain(`core ${GROUP} › b (passed → failed)`);
+    expect(readFileSync(path.join(dir, 'out', 'index.html'), 'utf8')).toContain(`<li data-flip="newly-failing"><code>core ${GROUP} › b</code>`);
   }, 120_000);
+
+  test("several shards' reports of one project merge into one section with every group", () => {
+    const one = mkdtempSync(path.join(dir, 'shard-'));
+    const two = mkdtempSync(path.join(dir, 'shard-'));
+    writeFileSync(path.join(one, 'core-page.json'), JSON.stringify(sampleReport([{ meta: meta('a'), verdict: 'passed' }])));
+    writeFileSync(path.join(two, 'core-page.json'), JSON.stringify(sampleReport([{ meta: meta('a', { group: 'py→py http/none', client: 'py' }), verdict: 'passed' }])));
+    const merged = loadPageReports([one, two]);
+    expect(merged.map((report) => report.project)).toEqual(['core']);
+    expect(merged[0]!.groups.map((group) => group.label)).toEqual([GROUP, 'py→py http/none']);
+  });
 });
 
 describe('compareRuns', () => {
