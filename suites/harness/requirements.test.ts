@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 
+import { execa } from 'execa';
 import { afterAll, describe, expect, test } from 'vitest';
 
 import { parseCatalogueScenarioFile } from '../../harness/catalogue/load-catalogue-scenarios.ts';
@@ -71,6 +72,27 @@ describe('the requirement table against the spec', () => {
     expect(() => readSpecIds(specAt, schemasAt)).toThrow(`${path.join(schemasAt, 'a.schema.json')}: $.properties.b.x-requirements: expected an array of IDs like AHP-COMP-001`);
   });
 });
+
+test('npm run requirements -- --check exits 1 and lists the difference when the spec has an ID our table lacks', async () => {
+  const at = mkdtempSync(path.join(os.tmpdir(), 'ahp-spec-cli-'));
+  try {
+    mkdirSync(path.join(at, 'spec'));
+    mkdirSync(path.join(at, 'schema'));
+    const ids = REQUIREMENTS.map(({ id, level }) => ({ id, level }));
+    writeFileSync(path.join(at, 'spec', 'requirements.json'), JSON.stringify({ requirements: [...ids, { id: 'AHP-NEXT-001', level: 'SHOULD' }] }));
+    const run = (spec: string) =>
+      execa(path.join(projectRoot(), 'node_modules', '.bin', 'tsx'), [path.join(projectRoot(), 'harness', 'requirements', 'requirements-cli.ts'), '--check', '--spec', spec, '--schemas', path.join(at, 'schema')], { reject: false, timeout: 60_000 });
+    const failing = await run(path.join(at, 'spec'));
+    expect(failing.exitCode).toBe(1);
+    expect(failing.stderr).toContain('AHP-NEXT-001: in the spec');
+    writeFileSync(path.join(at, 'spec', 'requirements.json'), JSON.stringify({ requirements: ids }));
+    const agreeing = await run(path.join(at, 'spec'));
+    expect(agreeing.exitCode, agreeing.stderr).toBe(0);
+    expect(agreeing.stdout).toContain(`requirement table: ${REQUIREMENTS.length} IDs, the same as the spec's`);
+  } finally {
+    rmSync(at, { recursive: true, force: true });
+  }
+}, 120_000);
 
 describe("the rows' requirements field", () => {
   const files = {
