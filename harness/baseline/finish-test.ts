@@ -1,7 +1,8 @@
-import { expect, type TestContext } from 'vitest';
+import type { TestContext } from 'vitest';
 
 import { applyBaseline } from './apply-baseline.ts';
 import type { Baseline, BaselineRow } from './baseline.ts';
+import { VerdictFailure } from './verdict-failure.ts';
 
 /**
  * Ends a test the way the baseline says: a failure it lists is an expected failure (annotated and
@@ -23,6 +24,7 @@ export async function finishTest(
     context.skip(`${judged.note}\n${failure}`);
     return;
   }
-  if (judged.action === 'stale') expect.fail(`${row.group} › ${row.id}\n${judged.message}`);
-  if (failure !== undefined) expect.fail(failure);
+  // Verdicts, not crashes: thrown without harness frames (verdict-failure.ts).
+  if (judged.action === 'stale') throw new VerdictFailure(`${row.group} › ${row.id}\n${judged.message}`);
+  if (failure !== undefined) throw new VerdictFailure(failure);
 }

@@ -50,6 +50,11 @@ export interface UserConfig {
   baseline?: string;
   /** Blind mode: clients get decoy expectations and opaque ids (also `AHP_BLIND=1`). */
   blind?: boolean;
+  /**
+   * A previous run to compare with (its reports directory or one of its JSON reports): the page and
+   * the terminal summary list newly failing, newly passing and vanished rows. Also `AHP_COMPARE=<path>`.
+   */
+  compare?: string | null;
 }
 
 /** Identity helper that gives `adapters.config.ts` type checking and editor completion. */

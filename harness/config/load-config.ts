@@ -54,6 +54,8 @@ export interface ResolvedConfig {
   baseline: string | null;
   /** Blind mode (harness/runs/blind.ts): config `blind`, overridden by AHP_BLIND. */
   blind: boolean;
+  /** A previous run's reports directory or JSON report to compare with (config `compare`, overridden by AHP_COMPARE), or null. */
+  compare: string | null;
 }
 
 export interface LoadConfigOptions {
@@ -89,6 +91,7 @@ export const CONFIG_KEYS = [
   'reports',
   'baseline',
   'blind',
+  'compare',
 ] as const;
 
 const ADAPTER_KEYS = ['name', 'cwd', 'adapterFile'] as const;
@@ -211,7 +214,10 @@ export async function resolveConfig(raw: unknown, file: string, env: NodeJS.Proc
     blind = config.blind as boolean;
   }
   if (nonEmpty(env.AHP_BLIND) !== undefined) blind = env.AHP_BLIND !== '0';
-  return { file, dir, schemas, scenarios, adapters, transports, auth, pairings, watchdogs, parallelism, reports, baseline, blind };
+  // A path on the command line's environment is the caller's, so it resolves against the working directory.
+  const fromEnv = nonEmpty(env.AHP_COMPARE);
+  const compare = fromEnv !== undefined ? path.resolve(process.cwd(), fromEnv) : config.compare === undefined || config.compare === null ? null : path.resolve(dir, v.string(config.compare, 'compare'));
+  return { file, dir, schemas, scenarios, adapters, transports, auth, pairings, watchdogs, parallelism, reports, baseline, blind, compare };
 }
 
 async function readConfigValue(file: string): Promise<unknown> {

@@ -17,6 +17,7 @@ import { buildCatalogueScenarios, checkCatalogueScenarioBuild, serializeCatalogu
 import { buildCoreScenarios } from './core-scenarios.ts';
 import { LIFECYCLE_COVERAGE } from './lifecycle-coverage.ts';
 import { buildLifecycleScenarios, checkLifecycleScenarioBuild, serializeLifecycleScenarioFile } from './lifecycle-scenarios.ts';
+import { catalogueRowRequirements, coreRowRequirements, lifecycleRowRequirements, withRequirements } from '../requirements/row-requirements.ts';
 
 type GeneratorValidators = Pick<ProtocolValidators, 'interceptRequest' | 'interceptResponse' | 'observeNotification' | 'registration'>;
 
@@ -82,7 +83,7 @@ export const FIXTURE_TARGETS: readonly FixtureTarget[] = [
     name: 'core',
     file: CORE_SCENARIOS_FILE,
     generate(validators) {
-      const file = buildCoreScenarios(validators);
+      const file = withRequirements(buildCoreScenarios(validators), coreRowRequirements);
       return { text: serializeScenarioFile(file), problems: checkGeneratedFile(file, validators), summary: summarizeCore(file) };
     },
   },
@@ -90,7 +91,7 @@ export const FIXTURE_TARGETS: readonly FixtureTarget[] = [
     name: 'lifecycle',
     file: LIFECYCLE_SCENARIOS_FILE,
     generate(validators) {
-      const file = buildLifecycleScenarios(validators);
+      const file = withRequirements(buildLifecycleScenarios(validators), lifecycleRowRequirements);
       return { text: serializeLifecycleScenarioFile(file), problems: checkLifecycleScenarioBuild(file, validators), summary: summarizeLifecycle(file) };
     },
   },
@@ -98,7 +99,7 @@ export const FIXTURE_TARGETS: readonly FixtureTarget[] = [
     name: 'catalogue',
     file: CATALOGUE_SCENARIOS_FILE,
     generate(validators) {
-      const file = buildCatalogueScenarios(validators);
+      const file = withRequirements(buildCatalogueScenarios(validators), catalogueRowRequirements);
       return { text: serializeCatalogueScenarioFile(file), problems: checkCatalogueScenarioBuild(file, validators), summary: summarizeCatalogue(file) };
     },
   },

@@ -1,12 +1,18 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import { loadConfig } from '../config/load-config.ts';
+import type { BaselineEntry } from '../baseline/baseline.ts';
+import { loadConfig, type ResolvedConfig } from '../config/load-config.ts';
 import type { MatrixRowMeta } from '../setup/grouped-suite.ts';
 import type { ReceiverProbeMeta } from '../setup/receiver-probe-suite.ts';
 import type { BaselineMeta } from '../baseline/apply-baseline.ts';
 import { updatingBaseline } from '../baseline/baseline.ts';
 import { rewriteBaseline, staleWildcardEntries } from '../baseline/rewrite.ts';
+import { buildPageReport, rowStatus, type RecordedRow } from './build-page-report.ts';
+import { comparisonLines } from './compare-runs.ts';
+import { PageReportError, type PageReport } from './page-report.ts';
+import { adaptersOf, reproduceCommand } from './run-header.ts';
+import { loadPageReports, writeAtomically, writePage } from './write-page.ts';
 
 type GroupStatus = 'passed' | 'failed' | 'skipped' | 'inapplicable' | 'unsupported';
 /** `expected-failure`: a failing row the known-failure baseline lists (it does not fail the run). */
@@ -53,25 +59,34 @@ interface ProbeReport {
 }
 
 /**
- * Adds two artifacts to vitest's own output for every matrix project that ran (`core`, `lifecycle`,
+ * Adds artifacts to vitest's own output for every matrix project that ran (`core`, `lifecycle`,
  * ...): `reports/<project>-matrix.md`, a pairing × transport × auth summary that is also printed,
- * and `reports/<project>.json` in the shape the protocol's own runner of that family writes — the
+ * `reports/<project>.json` in the shape the protocol's own runner of that family writes — the
  * Python matrix runner's for core, the lifecycle runner's group rows for lifecycle — so existing
- * tooling can read our results. Errors are fixed labels, never raw adapter output.
+ * tooling can read our results (errors are fixed labels, never raw adapter output), and
+ * `reports/<project>-page.json`, the full record the HTML page is rendered from. Then it renders
+ * `reports/index.html` from every page report in the directory (so each family's run adds its
+ * section) with requirements.md/.json, compared with a previous run when the config says so.
  */
 export default class MatrixReporter implements Reporter {
   private vitest: Vitest | undefined;
   /** Rows the baseline touched, and failing rows it did not: for wildcard staleness and update runs. */
   private baselineSeen: SeenRow[] = [];
+  private startedAt = new Date();
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
+  }
+
+  onTestRunStart(): void {
+    this.startedAt = new Date();
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     this.baselineSeen = [];
     const groupsByProject = new Map<string, Map<string, GroupReport>>();
     const probesByProject = new Map<string, ProbeReport[]>();
+    const pageRows = new Map<string, RecordedRow[]>();
     for (const module of testModules) {
       for (const testCase of module.children.allTests()) {
         const state = testCase.result().state;
@@ -83,19 +98,70 @@ export default class MatrixReporter implements Reporter {
         const verdict: Verdict = listed?.state?.state === 'expected-failure' && raw === 'skipped' ? 'expected-failure' : raw;
         // The baseline's reason, for an expected failure: the test's ahpBaseline meta is the one record of it.
         const reason = verdict === 'expected-failure' ? listed?.state?.reason : undefined;
-        if (row) addRow(groupsByProject, testCase.project.name, row, verdict, reason);
+        if (row) {
+          addRow(groupsByProject, testCase.project.name, row, verdict, reason);
+          const recorded = pageRows.get(testCase.project.name) ?? [];
+          pageRows.set(testCase.project.name, recorded);
+          recorded.push({ meta: row, verdict, ...(listed?.state ? { baseline: listed.state } : {}) });
+        }
         if (probe) addProbe(probesByProject, testCase, probe, verdict, reason);
         if (listed && (listed.state !== undefined || raw === 'failed')) this.baselineSeen.push({ ...listed, verdict });
       }
     }
     const projects = new Set([...groupsByProject.keys(), ...probesByProject.keys()]);
     const config = await loadConfig();
+    const stale = config.baseline !== null && !updatingBaseline() ? staleWildcardEntries(this.baselineSeen) : [];
     for (const project of projects) {
       // The planner's order, whatever order the (possibly sharded and merged) files reported in.
       const groups = [...(groupsByProject.get(project)?.values() ?? [])].sort((a, b) => a.rank - b.rank);
-      this.write(config.reports, project, groups, probesByProject.get(project) ?? []);
+      const probes = probesByProject.get(project) ?? [];
+      this.write(config.reports, project, groups, probes);
+      if (pageRows.has(project)) this.writePageReport(config, project, pageRows.get(project)!, probes, this.staleOf(stale, project));
     }
+    if (pageRows.size > 0) this.renderPage(config);
     if (config.baseline !== null) this.finishBaseline(config.baseline, [...new Set(testModules.map((module) => module.project.name))]);
+  }
+
+  /** Stale wildcard entries that listed rows of `project`. */
+  private staleOf(stale: BaselineEntry[], project: string): BaselineEntry[] {
+    return stale.filter((entry) => this.baselineSeen.some((row) => row.project === project && row.state?.entry === entry));
+  }
+
+  private writePageReport(config: ResolvedConfig, project: string, rows: RecordedRow[], probes: ProbeReport[], stale: BaselineEntry[]): void {
+    const report: PageReport = buildPageReport({
+      project,
+      run: {
+        config: config.file,
+        command: reproduceCommand(),
+        startedAt: this.startedAt.toISOString(),
+        durationMs: Date.now() - this.startedAt.getTime(),
+        adapters: adaptersOf(config),
+        ...(config.scenarios[project] ? { scenarioFile: config.scenarios[project] } : {}),
+        baseline: config.baseline,
+        blind: config.blind,
+      },
+      rows: [...rows].sort((a, b) => a.meta.groupRank - b.meta.groupRank),
+      probes: probes.map((probe) => ({ ...probe, status: rowStatus(probe.status, 'missing') })),
+      staleBaseline: stale,
+      reportsDir: config.reports,
+    });
+    writeAtomically(path.join(config.reports, `${project}-page.json`), `${JSON.stringify(report, null, 2)}\n`);
+  }
+
+  /** index.html from every page report in the reports directory; a comparison is printed too. */
+  private renderPage(config: ResolvedConfig): void {
+    const log = (text: string): void => (this.vitest?.logger ? this.vitest.logger.log(text) : void process.stdout.write(`${text}\n`));
+    try {
+      const written = writePage(config.reports, loadPageReports([config.reports]), config.compare ?? undefined);
+      const relative = path.relative(process.cwd(), config.reports);
+      const dir = relative === '' ? '.' : relative.startsWith('..') ? config.reports : relative;
+      log(`matrix page: ${written.page} (open it in a browser; \`npm run report -- ${dir}\` rebuilds it from the JSON)`);
+      if (written.comparison) log(`\n${comparisonLines(written.comparison).join('\n')}\n`);
+    } catch (error) {
+      if (!(error instanceof PageReportError)) throw error;
+      log(`\nmatrix page not written: ${error.message}`);
+      process.exitCode = 1;
+    }
   }
 
   /**
@@ -367,10 +433,4 @@ function renderMarkdown(project: string, groups: GroupReport[], probes: ProbeRep
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
-}
-
-function writeAtomically(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, file);
 }

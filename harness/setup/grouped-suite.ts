@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { finishTest } from '../baseline/finish-test.ts';
 import type { Baseline } from '../baseline/baseline.ts';
 import { isRunnable, notRunReason, type MatrixGroup } from '../runs/plan.ts';
+import { requirementsField } from '../requirements/row-requirements.ts';
 import { planRuns } from './run-plan.ts';
 import { selectsRow, type KnownSelection } from './selection-forecast.ts';
 import { loadTimings, recordTiming, saveTimings, type RunTimings } from './run-timings.ts';
@@ -89,6 +90,12 @@ export interface MatrixRowMeta {
   category?: string;
   /** Family-specific facts (RowOutcome.details). */
   details?: Record<string, unknown>;
+  /** A failed row's evidence as the verifier wrote it (`[stage/kind] party ...` lines, diffs): the HTML report shows it. */
+  reason?: string;
+  /** The kept logs of a failed row's run (absolute paths under the reports directory). */
+  keptLogs?: string[];
+  /** The requirement IDs the scenario row names (its `requirements` field); absent: the row is unmapped. */
+  requirements?: string[];
 }
 
 declare module 'vitest' {
@@ -166,6 +173,8 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
           adapterStatus: group.inapplicable !== undefined ? 'inapplicable' : group.unsupported !== undefined ? 'unsupported' : 'missing',
           errors: [],
         };
+        const requirements = requirementsField(row);
+        if (requirements !== undefined) meta.requirements = requirements;
         context.task.meta.ahpMatrix = meta;
         // Groups and rows the planner never runs: skipped with the reason, never passed, nothing started.
         const notRun = notRunReason(group) ?? family.rowSkip?.(group, row);
@@ -184,6 +193,7 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
           adapterStatus: outcome.adapterStatus,
           errors: [...new Set(outcome.errors)],
           ...(outcome.details ? { details: outcome.details } : {}),
+          ...(outcome.verdict === 'failed' ? { reason: outcome.reason, keptLogs: run.keptLogs } : {}),
         });
         if (outcome.note !== undefined) {
           meta.evidenceNote = outcome.note;

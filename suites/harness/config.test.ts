@@ -70,6 +70,7 @@ describe('loadConfig: the default config', () => {
       reports: path.join(root, 'reports'),
       baseline: null,
       blind: false,
+      compare: null,
     });
   });
 
@@ -102,6 +103,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       reports: '../out',
       baseline: null,
       blind: false,
+      compare: null,
     });
     const config = await loadConfig({ env: { AHP_CONFIG: file } });
     const conf = path.join(tmp, 'conf');
@@ -126,6 +128,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       reports: path.join(tmp, 'out'),
       baseline: null,
       blind: false,
+      compare: null,
     });
   });
 
@@ -151,6 +154,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       reports: path.join(root, 'reports'),
       baseline: null,
       blind: false,
+      compare: null,
     });
   });
 

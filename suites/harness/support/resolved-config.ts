@@ -18,6 +18,7 @@ export function resolvedConfig(overrides: Partial<ResolvedConfig> = {}): Resolve
     reports: '/cfg/reports',
     baseline: null,
     blind: false,
+    compare: null,
     ...overrides,
   };
 }
