@@ -72,8 +72,8 @@ export const SEMANTIC_RULES = {
     summary: 'Every key of an `extensions` object (of the params or the event) is a reverse-DNS name.',
   },
   attachmentMediaType: {
-    id: 'content-upload.md#attachment-media-types',
-    source: 'content-upload.md, canonical content (AHP-CONTENT-001/002)',
+    id: 'AHP-CONTENT-002',
+    source: 'content-upload.md, canonical content',
     summary: 'An attachment is never text or JSON: its `mediaType` is not `text/*`, `application/json` or a `+json` type.',
   },
   selectionWithoutContent: {
