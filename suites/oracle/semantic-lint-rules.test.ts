@@ -13,38 +13,24 @@ import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
 import { lintSentMessage } from '../../harness/protocol/semantic-lint/message-rules.ts';
 import { SEMANTIC_RULES, type SemanticRuleId } from '../../harness/protocol/semantic-lint/rules.ts';
 import { formatSemanticProblem, lintScenarioFileSemantics } from '../../harness/protocol/semantic-lint/scenario-file-lint.ts';
+import { toolBeforeRequest } from '../harness/support/lifecycle-rows.ts';
 
-const SOURCE = 'urn:example:lint-host';
-
-function event(id: string): JsonObject {
-  return {
-    id,
-    source: SOURCE,
-    type: 'tool.before',
-    time: '2026-01-01T00:00:00Z',
-    session: { id: 'lint-session' },
-    call: { id: `${id}:call` },
-    path: 'native',
-    tool: { origin: 'native', name: 'task', kind: 'task', input: { value: 'original' } },
-    items: [
-      { id: `${id}:message`, role: 'user', parts: [{ id: `${id}:text`, kind: 'text', mediaType: 'text/plain', selection: 'body', text: 'hello' }] },
-      { id: `${id}:file`, kind: 'attachment', mediaType: 'image/png', selection: 'metadata', size: 3, sha256: '0'.repeat(64) },
-    ],
-    extensions: { 'org.w3c.trace_context': { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } },
-  };
+/** The self-test fixture host's request, with content items, an extension and every option block advertised. */
+function request(id: string): JsonObject {
+  const items: JsonObject[] = [
+    { id: `${id}:message`, role: 'user', parts: [{ id: `${id}:text`, kind: 'text', mediaType: 'text/plain', selection: 'body', text: 'hello' }] },
+    { id: `${id}:file`, kind: 'attachment', mediaType: 'image/png', selection: 'metadata', size: 3, sha256: '0'.repeat(64) },
+  ];
+  const message = cloneJson(toolBeforeRequest(id, items)) as unknown as JsonObject;
+  const params = message.params as JsonObject;
+  (params.event as JsonObject).extensions = { 'org.w3c.trace_context': { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } };
+  params.capabilities = { effects: ['deny', 'modify', 'flow', 'inject'], modify: { input: { replace: true, merge: false } }, flow: { operations: ['stop'] }, inject: { context: { append: true, deliverAt: ['now'] } } };
+  return message;
 }
 
-function request(id: string): JsonObject {
-  return {
-    jsonrpc: '2.0',
-    id,
-    method: 'hooks/intercept',
-    params: {
-      protocolVersion: 'draft',
-      event: event(id),
-      capabilities: { effects: ['deny', 'modify', 'flow', 'inject'], modify: { input: { replace: true, merge: false } }, flow: { operations: ['stop'] }, inject: { context: { append: true, deliverAt: ['now'] } } },
-    },
-  };
+/** The event of `request(id)`, for notifications. */
+function event(id: string): JsonObject {
+  return (request(id).params as JsonObject).event as JsonObject;
 }
 
 function notification(ev: JsonObject): JsonObject {
