@@ -22,6 +22,7 @@ import { loadValidators } from '../../harness/protocol/load-validators.ts';
 import type { ProtocolValidators } from '../../harness/protocol/validator-types.ts';
 import { loadScenarioFileSync } from '../../harness/scenarios/load-scenarios.ts';
 import type { Scenario } from '../../harness/scenarios/types.ts';
+import { semanticRefusal } from './lib/strict-wire.ts';
 
 /** Startup of a spawned stdio server (readiness file), charged to neither discovery nor requests. */
 const STARTUP_WATCHDOG_MS = 20_000;
@@ -114,6 +115,8 @@ async function runRow(channel: AhpChannel, scenario: Scenario, validators: Proto
   if (!validators.interceptRequest(scenario.request).valid) {
     return failedRow(scenario, 'request: scenario request fails the intercept-request schema (not sent)');
   }
+  const refusal = semanticRefusal(scenario.request, 'intercept');
+  if (refusal !== undefined) return failedRow(scenario, `request: refusing to send a request that breaks the spec (not sent): ${refusal}`);
   const received = await channel.exchange(scenario.request, watchdogMs);
   if (!received.ok) return failedRow(scenario, received.error);
   return judgeVerdict(scenario, evaluate(scenario.request, received.message, validators));

@@ -26,7 +26,7 @@ import { CatalogueRowRunner } from './lib/catalogue/row-runner.ts';
 import { SdkObserver } from './lib/catalogue/sdk-observer.ts';
 import { runChainRow } from './lib/lifecycle/chain-runner.ts';
 import { loadLifecycleClientConfig, type LifecycleClientConfig } from './lib/lifecycle/config.ts';
-import { HttpEvents } from './lib/lifecycle/event-transport.ts';
+import { HttpEvents, StrictEvents } from './lib/lifecycle/event-transport.ts';
 import { ReceiverConnection, type Connected } from './lib/lifecycle/receiver-connection.ts';
 import { ReportBook } from './lib/lifecycle/report-book.ts';
 import type { RowServices } from './lib/lifecycle/row-services.ts';
@@ -113,7 +113,7 @@ async function runLifecycle(rows: LifecycleScenario[], connected: OpenConnection
   const { link, control, uploadEndpoint } = connected;
   const { watchdogs } = config;
   const services: RowServices = {
-    events: link.transport === 'http' ? new HttpEvents(link.channel, watchdogs.requestMs, watchdogs.observeMs) : link.child,
+    events: new StrictEvents(link.transport === 'http' ? new HttpEvents(link.channel, watchdogs.requestMs, watchdogs.observeMs) : link.child),
     control,
     uploads: new Uploads(config.upload, uploadEndpoint, process.env, validators, new Map()),
     validators,

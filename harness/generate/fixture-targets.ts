@@ -8,6 +8,7 @@ import type { CatalogueScenarioFile } from '../catalogue/scenario-types.ts';
 import { projectRoot } from '../config/load-config.ts';
 import { deriveContentSources } from '../lifecycle/content-sources.ts';
 import type { LifecycleScenarioFile } from '../lifecycle/scenario-types.ts';
+import { formatSemanticProblem, lintScenarioFileSemantics } from '../protocol/semantic-lint/scenario-file-lint.ts';
 import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import { NEGATIVE_TAGS, type ScenarioFile } from '../scenarios/types.ts';
@@ -39,6 +40,15 @@ export interface FixtureTarget {
 export const CORE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'scenarios.json');
 export const LIFECYCLE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'lifecycle-scenarios.json');
 export const CATALOGUE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'catalogue-scenarios.json');
+
+/**
+ * The semantic lint of the text about to be written (parsed back, so it sees exactly the file), one
+ * line per broken MUST naming file, row, JSON path and rule: a generator that produces a row breaking
+ * the spec fails `npm run fixtures` and `--check` instead of failing an SDK later.
+ */
+function semanticProblems(text: string, file: string): string[] {
+  return lintScenarioFileSemantics(JSON.parse(text), path.relative(projectRoot(), file)).map(formatSemanticProblem);
+}
 
 /** `12 rows: 5 positive, 7 negative (schema-invalid 3, correlation-invalid 1, ...)`. */
 function summarizeCore(file: ScenarioFile): string {
@@ -84,7 +94,8 @@ export const FIXTURE_TARGETS: readonly FixtureTarget[] = [
     file: CORE_SCENARIOS_FILE,
     generate(validators) {
       const file = withRequirements(buildCoreScenarios(validators), coreRowRequirements);
-      return { text: serializeScenarioFile(file), problems: checkGeneratedFile(file, validators), summary: summarizeCore(file) };
+      const text = serializeScenarioFile(file);
+      return { text, problems: [...checkGeneratedFile(file, validators), ...semanticProblems(text, CORE_SCENARIOS_FILE)], summary: summarizeCore(file) };
     },
   },
   {
@@ -92,7 +103,8 @@ export const FIXTURE_TARGETS: readonly FixtureTarget[] = [
     file: LIFECYCLE_SCENARIOS_FILE,
     generate(validators) {
       const file = withRequirements(buildLifecycleScenarios(validators), lifecycleRowRequirements);
-      return { text: serializeLifecycleScenarioFile(file), problems: checkLifecycleScenarioBuild(file, validators), summary: summarizeLifecycle(file) };
+      const text = serializeLifecycleScenarioFile(file);
+      return { text, problems: [...checkLifecycleScenarioBuild(file, validators), ...semanticProblems(text, LIFECYCLE_SCENARIOS_FILE)], summary: summarizeLifecycle(file) };
     },
   },
   {
@@ -100,7 +112,8 @@ export const FIXTURE_TARGETS: readonly FixtureTarget[] = [
     file: CATALOGUE_SCENARIOS_FILE,
     generate(validators) {
       const file = withRequirements(buildCatalogueScenarios(validators), catalogueRowRequirements);
-      return { text: serializeCatalogueScenarioFile(file), problems: checkCatalogueScenarioBuild(file, validators), summary: summarizeCatalogue(file) };
+      const text = serializeCatalogueScenarioFile(file);
+      return { text, problems: [...checkCatalogueScenarioBuild(file, validators), ...semanticProblems(text, CATALOGUE_SCENARIOS_FILE)], summary: summarizeCatalogue(file) };
     },
   },
 ];

@@ -6,7 +6,7 @@ import type { JsonObject } from '../protocol/json.ts';
 import type { InterceptRequest } from '../protocol/messages.ts';
 import type { Chain, ChainSubscription } from '../lifecycle/scenario-types.ts';
 import { allow, ask, deny, inject, merge, message, replace, respond, ret, stop } from './effect-builders.ts';
-import { CHAIN_TOOL_CAPABILITIES, PROPOSED_INPUT, requestIds, textMetadata, toolBeforeRequest } from './lifecycle-wire.ts';
+import { CHAIN_TOOL_CAPABILITIES, PROPOSED_INPUT, requestId, textMetadata, toolBeforeRequest } from './lifecycle-wire.ts';
 
 export interface ChainRowSpec {
   id: string;
@@ -55,7 +55,7 @@ function chainRow(
   replies: JsonObject[][],
   interrupt = false,
 ): ChainRowSpec {
-  const rpc = requestIds(id, 'a').rpc;
+  const rpc = requestId(id, 'a');
   return {
     id,
     description,

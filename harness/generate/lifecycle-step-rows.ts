@@ -14,7 +14,7 @@ import {
   attachmentGap,
   attachmentMetadata,
   publish,
-  requestIds,
+  requestId,
   script,
   sendAndStage,
   toolBeforeRequest,
@@ -38,7 +38,7 @@ function toolRows(rowId: string, replies: Record<string, JsonObject[]>): Pick<St
   const responses: Record<string, JsonObject> = {};
   for (const [key, effects] of Object.entries(replies)) {
     requests[key] = toolBeforeRequest(rowId, key);
-    responses[key] = respond(requestIds(rowId, key).rpc, effects);
+    responses[key] = respond(requestId(rowId, key), effects);
   }
   return { requests, responses };
 }
@@ -84,7 +84,7 @@ function cancellationRows(): StepRowSpec[] {
       description: 'At turn.finish.before, a staged reply asking to continue the turn (with a message) is discarded by a cancel before acceptance',
       tags: ['cancellation', 'cancel-after-acquisition', 'discard-retained-effects', 'fail-open-after-cancel'],
       requests: { a: turnFinishRequest(finishId, 'a') },
-      responses: { a: respond(requestIds(finishId, 'a').rpc, [cont('check the plan once more'), message('one more pass')]) },
+      responses: { a: respond(requestId(finishId, 'a'), [cont('check the plan once more'), message('one more pass')]) },
       steps: script(sendAndStage('a'), 'cancel a', 'failOpen a', 'accept a'),
     },
     {
@@ -107,8 +107,8 @@ function duplicateRows(): StepRowSpec[] {
   const replay: LifecycleStep[] = script('replay a replay', 'wait a 2', 'receive replay', 'accept a');
   const changed = toolRows(changedId, { a: approve('reviewed draft', 'approved once') });
   const first = toolRows(firstId, { a: approve('reviewed draft', 'first reply') });
-  const changedRpc = requestIds(changedId, 'a').rpc;
-  const firstRpc = requestIds(firstId, 'a').rpc;
+  const changedRpc = requestId(changedId, 'a');
+  const firstRpc = requestId(firstId, 'a');
   return [
     {
       id: identicalId,
@@ -277,7 +277,7 @@ function uploadRows(): StepRowSpec[] {
       description: 'The receiver refuses a wrong declared size (400), a wrong declared digest (400) and a refused credential (401); a correct upload after them is confirmed and carried by an intercept',
       tags: ['upload', 'upload-rejects-size', 'upload-rejects-hash', 'upload-rejects-credential', 'upload-before-intercept-body'],
       requests: { a: toolBeforeRequest(rejectId, 'a', { items: [attachmentBody('probe', 'probe-accepted')] }) },
-      responses: { a: respond(requestIds(rejectId, 'a').rpc, approve('reviewed draft', 'probe accepted')) },
+      responses: { a: respond(requestId(rejectId, 'a'), approve('reviewed draft', 'probe accepted')) },
       steps: [
         uploadStep('probe-wrong-size', probe, { declaredSize: probe.length + 5 }),
         uploadStep('probe-wrong-digest', probe, { declaredSha256: sha256Hex(planV1) }),
@@ -328,7 +328,7 @@ function contentRows(): StepRowSpec[] {
       description: 'Attachments labelled reasoning, skill and native are uploaded, carried by the intercept and observed like any other content',
       tags: ['content', 'content-categories', 'upload-before-intercept-body', 'upload-before-observe-body'],
       requests: { a: toolBeforeRequest(categoriesId, 'a', { items: categorised }) },
-      responses: { a: respond(requestIds(categoriesId, 'a').rpc, approve('reviewed draft', 'categories accepted')) },
+      responses: { a: respond(requestId(categoriesId, 'a'), approve('reviewed draft', 'categories accepted')) },
       steps: [
         uploadStep('category-reasoning', reasoning),
         uploadStep('category-skill', skill),
@@ -354,7 +354,7 @@ function contentRows(): StepRowSpec[] {
       description: 'An intercept whose event carries a body reference is sent only after the upload is confirmed (201)',
       tags: ['content', 'upload-before-intercept-body'],
       requests: { a: toolBeforeRequest(interceptId, 'a', { items: [attachmentBody('patch', 'intercept-patch')] }) },
-      responses: { a: respond(requestIds(interceptId, 'a').rpc, approve('reviewed draft', 'patch accepted')) },
+      responses: { a: respond(requestId(interceptId, 'a'), approve('reviewed draft', 'patch accepted')) },
       steps: [uploadStep('intercept-patch', patch), ...publish('a')],
     },
   ];
@@ -374,7 +374,7 @@ function strayFrameRows(): StepRowSpec[] {
         publish('a'),
         'send b',
         'wait b',
-        { op: 'emit', response: respond(requestIds(staleId, 'a').rpc, [replace({ ...PROPOSED_INPUT, text: 'stale frame must not apply' }), allow()]) },
+        { op: 'emit', response: respond(requestId(staleId, 'a'), [replace({ ...PROPOSED_INPUT, text: 'stale frame must not apply' }), allow()]) },
         'release b',
         'receive b',
         'accept b',
@@ -386,7 +386,7 @@ function strayFrameRows(): StepRowSpec[] {
       tags: ['stdio-frames', 'unsolicited-unknown-frame'],
       ...toolRows(unknownId, { a: approve('reviewed draft', 'live reply') }),
       steps: script(
-        'send a', 'wait a', { op: 'emit', response: respond(`${unknownId}:rpc-never-sent`, [deny('a frame nobody asked for')]) },
+        'send a', 'wait a', { op: 'emit', response: respond(`${unknownId}:never-sent`, [deny('a frame nobody asked for')]) },
         'release a', 'receive a', 'accept a',
       ),
     },

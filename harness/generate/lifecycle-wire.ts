@@ -29,9 +29,13 @@ export const CHAIN_TOOL_CAPABILITIES: InterceptCapabilities = {
   flow: { operations: ['stop'] },
 };
 
-/** JSON-RPC id and event id of request `key` of row `rowId`; they differ on purpose (correlation is by JSON-RPC id). */
-export function requestIds(rowId: string, key: string): { rpc: string; event: string } {
-  return { rpc: `${rowId}:rpc-${key}`, event: `${rowId}:event-${key}` };
+/**
+ * The id of request `key` of row `rowId`: both its JSON-RPC id and its `params.event.id`, which the
+ * spec requires to be equal (base/events.md; the semantic lint's events.md#jsonrpc-id-equals-event-id).
+ * Unique across the file because row ids are.
+ */
+export function requestId(rowId: string, key: string): string {
+  return `${rowId}:${key}`;
 }
 
 export interface ToolRequestOptions {
@@ -41,15 +45,15 @@ export interface ToolRequestOptions {
 }
 
 export function toolBeforeRequest(rowId: string, key: string, options: ToolRequestOptions = {}): InterceptRequest {
-  const ids = requestIds(rowId, key);
+  const id = requestId(rowId, key);
   const event: InterceptEvent = {
-    ...eventHeader(ids.event, 'tool.before'),
+    ...eventHeader(id, 'tool.before'),
     call: { id: `${rowId}:call-${key}` },
     path: 'native',
     tool: { origin: 'native', name: 'files.write', kind: 'edit', input: options.input ?? PROPOSED_INPUT },
   };
   if (options.items !== undefined) event.items = options.items;
-  return interceptEnvelope(ids.rpc, event, options.capabilities ?? FULL_TOOL_CAPABILITIES);
+  return interceptEnvelope(event, options.capabilities ?? FULL_TOOL_CAPABILITIES);
 }
 
 /** Identity, origin and time every event of the synthetic host shares. */
@@ -57,11 +61,11 @@ function eventHeader(id: string, type: string): InterceptEvent {
   return { id, source: HOST_SOURCE, type, time: HOST_TIME, session: SESSION };
 }
 
-/** Every fixture request starts from no permission and no candidate. */
-function interceptEnvelope(rpc: string, event: InterceptEvent, capabilities: InterceptCapabilities): InterceptRequest {
+/** Every fixture request starts from no permission and no candidate; its JSON-RPC id is its event id. */
+function interceptEnvelope(event: InterceptEvent, capabilities: InterceptCapabilities): InterceptRequest {
   return {
     jsonrpc: '2.0',
-    id: rpc,
+    id: event.id,
     method: 'hooks/intercept',
     params: { protocolVersion: 'draft', event, capabilities, state: { permission: 'none', candidate: null } },
   };
@@ -69,9 +73,8 @@ function interceptEnvelope(rpc: string, event: InterceptEvent, capabilities: Int
 
 /** A turn.finish.before request with one continuation left: the only boundary where `flow: continue` is valid. */
 export function turnFinishRequest(rowId: string, key: string): InterceptRequest {
-  const ids = requestIds(rowId, key);
   const event: InterceptEvent = {
-    ...eventHeader(ids.event, 'turn.finish.before'),
+    ...eventHeader(requestId(rowId, key), 'turn.finish.before'),
     turn: { id: `${rowId}:turn-${key}` },
     outcome: 'completed',
     continuationCount: 0,
@@ -83,7 +86,7 @@ export function turnFinishRequest(rowId: string, key: string): InterceptRequest 
       },
     ],
   };
-  return interceptEnvelope(ids.rpc, event, {
+  return interceptEnvelope(event, {
     effects: ['flow', 'message'],
     flow: { operations: ['stop', 'continue'], remainingContinuations: 1, continuationCount: 0, maxContinuations: 1 },
   });

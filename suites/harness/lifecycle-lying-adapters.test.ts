@@ -184,7 +184,7 @@ describe(SERVERS, () => {
 
   test.for(BOTH)('%s: a reply recorded before its receipt fails exactly that row, naming the request id', (transport) => {
     expectRows(run, `server-reply-before-receipt→reference ${transport}/none`, ROWS, {
-      'observe.denied-boundary': { labels: ['observe.denied-boundary:rpc-a: reply before receipt'], needles: ['server fault', 'reply 1 (entries[0] replied'] },
+      'observe.denied-boundary': { labels: ['observe.denied-boundary:a: reply before receipt'], needles: ['server fault', 'reply 1 (entries[0] replied'] },
     });
   });
 

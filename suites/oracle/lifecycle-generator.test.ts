@@ -71,12 +71,12 @@ describe('lifecycle scenario generator', () => {
     },
   );
 
-  test('ids, request ids and event ids are ours, not the canonical file\'s', () => {
+  test('ids, request ids and event ids are ours, not the canonical file\'s, and each request id is its event id', () => {
     for (const row of committed.scenarios) {
       expect(row.id).toMatch(/^(cancel|duplicate|acceptance|interrupt|observe|upload|content|stdio|chain)\./);
-      for (const request of Object.values(row.requests)) {
-        expect(String(request.id).startsWith(`${row.id}:rpc-`), String(request.id)).toBe(true);
-        expect(request.params.event.id).not.toBe(request.id);
+      for (const [key, request] of Object.entries(row.requests)) {
+        expect(request.id).toBe(`${row.id}:${key}`);
+        expect(request.params.event.id).toBe(request.id);
         expect(request.params.event.source).toBe('urn:ahp-conformance:lifecycle-host');
       }
     }

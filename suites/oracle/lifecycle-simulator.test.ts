@@ -12,7 +12,7 @@ import {
   PROPOSED_INPUT,
   attachmentBody,
   publish,
-  requestIds,
+  requestId,
   script,
   sendAndStage,
   textMetadata,
@@ -31,7 +31,7 @@ import { loadValidators } from '../../harness/protocol/load-validators.ts';
 
 const validators = loadValidators(path.join(projectRoot(), 'schemas'));
 const ROW = 'unit';
-const rpc = (key: string) => requestIds(ROW, key).rpc;
+const rpc = (key: string) => requestId(ROW, key);
 const edit = (text: string): JsonObject[] => [replace({ ...PROPOSED_INPUT, text }), message(text), allow()];
 
 /** A step row over requests `a` (and `b`) whose replies are the given effect lists. */

@@ -3,7 +3,7 @@
 // stdio binding call this, so they behave identically.
 //
 // hooks/intercept: record the receipt exactly as parsed, validate it against the intercept-request
-// schema and the scenario-id correlation, hold it behind the row's barrier if any, then answer
+// schema, the spec's per-message MUSTs (strict-wire.ts) and the scenario-id correlation, hold it behind the row's barrier if any, then answer
 // with the row's scripted response, serialised unchanged — never repaired, even when invalid.
 
 import type { AuthMode } from '../auth.ts';
@@ -23,6 +23,7 @@ import {
   replyId,
 } from './jsonrpc.ts';
 import { capabilitiesResult, endpointCapabilities } from './manifest.ts';
+import { semanticRefusal } from './strict-wire.ts';
 import type { Log } from './log.ts';
 
 export interface ServerState {
@@ -108,14 +109,16 @@ async function intercept(message: Record<string, JsonValue>, state: ServerState)
     state.log.info(`rejected an invalid hooks/intercept request (${check.errors.length} schema error(s))`);
     return { status: 400, body: errorEnvelope(id, INVALID_PARAMS, 'Invalid params: request fails the intercept-request schema', check.errors.slice(0, 5)) };
   }
+  // The spec's MUSTs beyond the schema, first among them JSON-RPC id = params.event.id. Invalid
+  // params (-32602) is what the protocol's own receivers answer an invalid request with.
+  const refusal = semanticRefusal(message, 'intercept');
+  if (refusal !== undefined) {
+    state.log.info(`rejected a hooks/intercept request that breaks the spec: ${refusal}`);
+    return { status: 400, body: errorEnvelope(id, INVALID_PARAMS, `Invalid params: the request breaks the spec: ${refusal}`) };
+  }
   const scenario = typeof id === 'string' ? state.scenarios.get(id) : undefined;
   if (!scenario) {
     return { status: 400, body: errorEnvelope(id, INVALID_PARAMS, 'Invalid params: request id is not a scenario id') };
-  }
-  const params = message.params as Record<string, JsonValue>;
-  const event = params.event as Record<string, JsonValue>;
-  if (event.id !== id) {
-    return { status: 400, body: errorEnvelope(id, INVALID_PARAMS, 'Invalid params: params.event.id does not equal the request id') };
   }
 
   if (scenario.barrier !== undefined) {

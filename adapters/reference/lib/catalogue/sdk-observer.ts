@@ -6,6 +6,7 @@
 // not filter content, so the wire is the fixture's message. Raw probes (`rawNotify`) bypass this.
 
 import { LineageTracker, type LineageValidators } from '../../../../harness/catalogue/lineage-tracker.ts';
+import { semanticRefusal } from '../strict-wire.ts';
 
 export class SdkObserver {
   private readonly lineage: LineageTracker;
@@ -16,6 +17,9 @@ export class SdkObserver {
 
   /** Why the SDK refuses to send `message`, or undefined when it may go (and its lineage is recorded). */
   refusal(message: unknown): string | undefined {
+    // A strict SDK: a notification that breaks a MUST of the spec never leaves (strict-wire.ts).
+    const broken = semanticRefusal(message, 'observe');
+    if (broken !== undefined) return `the SDK refuses to send a notification that breaks the spec: ${broken}`;
     const verdict = this.lineage.accept(message);
     return verdict.accepted ? undefined : `the SDK refuses the notification (${verdict.errorKind}: ${verdict.reason})`;
   }

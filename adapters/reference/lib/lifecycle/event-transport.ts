@@ -6,6 +6,8 @@ import type { JsonObject } from '../../../../harness/protocol/json.ts';
 import type { RequestId } from '../../../../harness/lifecycle/scenario-types.ts';
 import type { Received } from '../channel.ts';
 import type { HttpChannel } from '../http-channel.ts';
+import { semanticRefusal } from '../strict-wire.ts';
+import { RowFailure } from './row-failure.ts';
 
 export type Delivery = { ok: true } | { ok: false; error: string };
 
@@ -46,4 +48,36 @@ export class HttpEvents implements EventTransport {
   close(): Promise<void> {
     return this.channel.close();
   }
+}
+
+/**
+ * The strict client (strict-wire.ts): every intercept and observation passes the spec's per-message
+ * MUSTs before it leaves. One that breaks one is never transmitted: `send`/`observe` throw a
+ * RowFailure naming the rule at once, so the row fails at the step that would have sent it.
+ */
+export class StrictEvents implements EventTransport {
+  constructor(private readonly inner: EventTransport) {}
+
+  get strays(): StrayFrames | undefined {
+    return this.inner.strays;
+  }
+
+  send(message: JsonObject): Promise<Received> {
+    refuseBroken(message, 'intercept');
+    return this.inner.send(message);
+  }
+
+  observe(message: JsonObject): Promise<Delivery> {
+    refuseBroken(message, 'observe');
+    return this.inner.observe(message);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+function refuseBroken(message: JsonObject, kind: 'intercept' | 'observe'): void {
+  const refusal = semanticRefusal(message, kind);
+  if (refusal !== undefined) throw new RowFailure(`refusing to send a ${kind === 'intercept' ? 'request' : 'notification'} that breaks the spec (not sent): ${refusal}`);
 }

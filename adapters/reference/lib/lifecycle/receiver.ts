@@ -15,6 +15,7 @@ import { cloneJson, isJsonObject, type JsonObject } from '../../../../harness/pr
 import type { ProtocolValidators } from '../../../../harness/protocol/validator-types.ts';
 import type { Barriers } from '../barriers.ts';
 import { errorEnvelope, INTERNAL_ERROR, INVALID_PARAMS, replyId } from '../jsonrpc.ts';
+import { semanticRefusal } from '../strict-wire.ts';
 import type { Log } from '../log.ts';
 import type { ContentStore } from './content-store.ts';
 import type { ReceiptLog } from './receipt-log.ts';
@@ -63,6 +64,11 @@ export class LifecycleReceiver {
       log.info(`refused an invalid hooks/intercept request (${check.errors.length} schema error(s))`);
       return { status: 400, body: errorEnvelope(id, INVALID_PARAMS, 'Invalid params: request fails the intercept-request schema', check.errors.slice(0, 5)) };
     }
+    const refusal = semanticRefusal(message, 'intercept');
+    if (refusal !== undefined) {
+      log.info(`refused a hooks/intercept request that breaks the spec: ${refusal}`);
+      return { status: 400, body: errorEnvelope(id, INVALID_PARAMS, `Invalid params: the request breaks the spec: ${refusal}`) };
+    }
     const event = (message.params as JsonObject).event as JsonObject;
     const unknownRef = this.unknownBodyRef(event);
     if (unknownRef !== undefined) {
@@ -94,6 +100,8 @@ export class LifecycleReceiver {
     const { receipts, script, validators } = this.deps;
     const check = validators.observeNotification(message);
     if (!check.valid) return { ok: false, status: 400, reason: `notification fails the observe-notification schema (${check.errors[0] ?? 'invalid'})` };
+    const refusal = semanticRefusal(message, 'observe');
+    if (refusal !== undefined) return { ok: false, status: 400, reason: `notification breaks the spec: ${refusal}` };
     const event = (message.params as JsonObject).event as JsonObject;
     const unknownRef = this.unknownBodyRef(event);
     if (unknownRef !== undefined) return { ok: false, status: 409, reason: unknownRef };
