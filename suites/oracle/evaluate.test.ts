@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { evaluate, hostRejectedResult, taskInputProblem } from '../../harness/oracle/evaluate.ts';
+import { evaluate, hostRejectedResult } from '../../harness/oracle/evaluate.ts';
+import { taskInputProblem } from '../../harness/oracle/fixture-host.ts';
 import type { JsonObject } from '../../harness/protocol/json.ts';
 import type { InterceptCapabilities, InterceptRequest, InterceptState } from '../../harness/protocol/messages.ts';
 import type { ProtocolValidators } from '../../harness/protocol/validator-types.ts';
