@@ -124,11 +124,16 @@ export function judgeRows(scenarios: Scenario[], result: RunResult): CaseJudgeme
  */
 function undefinedOutcome(scenario: Scenario, row: RowVerdict): { aspects: UndefinedAspect[]; parts: OutcomePart[] } | undefined {
   if (row.faults.some((fault) => fault.party === 'server' || fault.party === 'harness')) return undefined;
+  // Fuzz rows always carry a whole request; a hand-made row without one has nothing to read.
+  const params: unknown = scenario.request.params;
+  if (!isJsonObject(params) || !isJsonObject(params.event)) return undefined;
   // hostExpected is written exactly when the task rule alone refuses the response (scenario-rows.ts).
   const aspects = undefinedAspects(scenario.request, { taskRuleDecides: scenario.hostExpected !== undefined });
   if (aspects.length === 0) return undefined;
   const parts = differingParts(scenario, row.actual);
-  return confinedToUndefined(parts, aspects) ? { aspects, parts } : undefined;
+  if (!confinedToUndefined(parts, aspects)) return undefined;
+  // Name only the aspects that decide some part the client differs in.
+  return { aspects: aspects.filter((aspect) => aspect.affects.some((part) => parts.includes(part))), parts };
 }
 
 /** Where an adapter's `actual` departs from the row's expectation: acceptance, or result keys. */

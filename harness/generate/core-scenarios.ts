@@ -462,7 +462,7 @@ function otherToolRows(): RowSpec[] {
   const H = ['host'];
   const other = 'read_file';
   return [
-    toolRow('host.other-tool-no-effects', `A call to the tool "${other}", not the fixture host's task: no input is staged, so rule 2's policy alone allows it and it executes`, [...H, 'permission'], [], {
+    toolRow('host.other-tool-no-effects', `A call to the tool "${other}", not the fixture host's task: nothing is staged, so the task rule has nothing to check, and rule 2's policy still allows it and it executes`, [...H, 'permission'], [], {
       toolName: other,
     }),
     toolRow('host.other-tool-merge-keeps-task', `A merge into the input of the tool "${other}" that keeps task a positive integer: rules 4 and 5 apply as for task, and the task rule, applied or not, cannot refuse it`, [...H, 'modify'], [merge({ mode: 'fast' })], {

@@ -164,7 +164,8 @@ function apply(request: InterceptRequest, effects: Effect[], hostTaskRule: boole
   let resume = state?.flow === 'continue';
   const instructions = state?.instructions ? state.instructions.slice() : [];
   const messages: string[] = [];
-  let injections: JsonValue[] | undefined = state?.injections ? state.injections.slice() : undefined;
+  // An empty carried list carries nothing: the result is as if it were absent (no `injections` key).
+  let injections: JsonValue[] | undefined = state?.injections && state.injections.length > 0 ? state.injections.slice() : undefined;
   for (let index = 0; index < effects.length; index++) {
     const effect = effects[index]!;
     switch (effect.type) {
