@@ -7,12 +7,12 @@
 
 import type { Scenario } from '../scenarios/types.ts';
 import { describeUndefined, type UndefinedAspectId } from '../oracle/undefined-inputs.ts';
-import { describedRow, profileSentence, scenariosHash, writeScenarioSet } from './counterexample-file.ts';
+import { describedRow, profileSentence } from './counterexample-file.ts';
 import type { FuzzProfile } from './host-envelope.ts';
+import { TargetRowSamples, type TargetRows } from './target-row-samples.ts';
 import type { FuzzTarget } from './targets.ts';
 import type { CaseJudgement } from './triage.ts';
 
-const KEPT_ROWS = 20;
 const ACTUAL_BOUND = 300;
 
 function bounded(text: string): string {
@@ -26,45 +26,37 @@ export interface UndefinedOutcomeReport {
   batches: number;
   /** Rows per undefined aspect (a row may count for several). */
   aspects: Partial<Record<UndefinedAspectId, number>>;
-  /** Up to KEPT_ROWS of the rows, as a scenario file (+ replay config). */
+  /** A bounded sample of the rows, as a scenario file (+ replay config). */
   file: string;
   configFile?: string;
 }
 
-interface Collected {
-  target: FuzzTarget;
-  rows: number;
-  batches: Set<number>;
+interface Collected extends TargetRows {
   aspects: Partial<Record<UndefinedAspectId, number>>;
-  kept: Scenario[];
 }
 
 export class UndefinedOutcomeLog {
-  private readonly byTarget = new Map<string, Collected>();
+  private readonly samples = new TargetRowSamples<Collected>((target) => ({ target, rows: 0, batches: new Set<number>(), aspects: {}, kept: [] }));
 
   constructor(private readonly profile: FuzzProfile) {}
 
   record(target: FuzzTarget, batch: number, scenarios: Scenario[], judgements: CaseJudgement[]): void {
     judgements.forEach((judgement, index) => {
       if (judgement.class !== 'undefined') return;
-      const entry: Collected = this.byTarget.get(target.label) ?? { target, rows: 0, batches: new Set<number>(), aspects: {}, kept: [] };
-      this.byTarget.set(target.label, entry);
-      entry.rows++;
-      entry.batches.add(batch);
+      const entry = this.samples.add(target, batch, () => describedRow(scenarios[index]!, this.describe(target, judgement)));
       for (const aspect of judgement.undefinedAspects ?? []) entry.aspects[aspect.id] = (entry.aspects[aspect.id] ?? 0) + 1;
-      if (entry.kept.length < KEPT_ROWS) entry.kept.push(describedRow(scenarios[index]!, this.describe(target, judgement)));
     });
   }
 
   /** Writes one file per target with such rows and returns the reports. */
   write(dir: string): UndefinedOutcomeReport[] {
-    return [...this.byTarget.values()].map((entry) => ({
+    return this.samples.write(dir, 'undefined', (entry, written) => ({
       class: 'undefined',
       target: entry.target.label,
       rows: entry.rows,
       batches: entry.batches.size,
       aspects: entry.aspects,
-      ...writeScenarioSet(dir, `${entry.target.pairing}-undefined-${scenariosHash(entry.kept)}`, entry.kept, entry.target),
+      ...written,
     }));
   }
 
