@@ -7,7 +7,8 @@
 // What the host is, and where each detail comes from:
 // - its one tool is `task` (kind `task`, origin `native`, event path `native`) and its events come
 //   from `urn:ahp:interop`: the details every tool call of the protocol's canonical scenario files
-//   carries (interop/canonical/*.json);
+//   carries (interop/canonical/*.json). No rule keys on the source or the path; they are the
+//   protocol's so that our rows read like its rows to a host written against them;
 // - rule 2: its managed policy allows and its ordinary native policy asks for no prompt, so
 //   permission `none` resolves to allow. That is keyed to no detail at all: it holds for every row;
 // - rule 4: every staged input of its tool must be an object with a positive integer `task`
