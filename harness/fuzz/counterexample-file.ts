@@ -5,6 +5,7 @@
 //   <dir>/<server>-to-<client>-<transport>-<hash>.json          a shrunk disagreement: {version:1, scenarios:[{id:"fuzz-<hash>", ...}]}
 //   <dir>/<server>-to-<client>-<transport>-refused-<hash>.json  the smallest scenario set the adapter refused (refusal-evidence.ts)
 //   <dir>/<server>-to-<client>-<transport>-host-limited-<hash>.json  rows the client failed without a protocol-level outcome
+//   <dir>/<server>-to-<client>-<transport>-undefined-<hash>.json  rows whose difference only an input the protocol leaves undefined decides
 //   <dir>/<name>.config.json                        AHP_CONFIG for `npx vitest run --project core`
 //
 // `<dir>` is AHP_COUNTEREXAMPLE_DIR when set, else fixtures/counterexamples (kept out of git by the

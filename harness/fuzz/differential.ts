@@ -11,6 +11,9 @@
 //   (refusal-evidence.ts). Ends the run.
 // - host limitation: the client failed rows without a protocol-level outcome; counted, sampled into a
 //   scenario file (host-limitations.ts), never shrunk. The run goes on.
+// - undefined by the protocol: the client differs from the oracle only where an undefined input
+//   decides; counted, sampled into a scenario file (undefined-outcomes.ts), never shrunk, and no
+//   failure of the run. The run goes on.
 // - semantic disagreement: the first failing case per target is shrunk with fast-check's own shrinker
 //   against that same target, many candidates per client run (batched-shrink.ts), within the profile,
 //   for at most `shrinkSeconds`; the minimal (or best so far) case is written as a counterexample
@@ -28,6 +31,7 @@ import { caseEffectCount, fuzzCase, type FuzzCase } from './case-arbitrary.ts';
 import { writeCounterexample, type WrittenCounterexample } from './counterexample-file.ts';
 import { describeProfile, WIDE_PROFILE, type FuzzProfile } from './host-envelope.ts';
 import { HostLimitationLog, type HostLimitationReport } from './host-limitations.ts';
+import { UndefinedOutcomeLog, type UndefinedOutcomeReport } from './undefined-outcomes.ts';
 import { createProgress } from './progress.ts';
 import { persistRefusal } from './refusal-evidence.ts';
 import { discardRefusal } from './refusal-search.ts';
@@ -136,6 +140,8 @@ export interface DifferentialFuzzReport {
   refusals: RefusedBatch[];
   /** Rows clients failed without a protocol-level outcome, per target. */
   hostLimitations: HostLimitationReport[];
+  /** Rows whose difference is confined to inputs the protocol leaves undefined, per target (no failure). */
+  undefinedOutcomes: UndefinedOutcomeReport[];
   /** An error that is no failure class (a harness bug). */
   error?: string;
   /** Human summary; for failures: each class first, then seed, path, files and evidence. */
@@ -160,6 +166,7 @@ export async function differentialFuzz(options: DifferentialFuzzOptions): Promis
   const caseArbitrary = fuzzCase(profile);
   const progress = createProgress(options.progress, { intervalMs: options.progressIntervalMs });
   const hostLimitations = new HostLimitationLog(profile);
+  const undefinedOutcomes = new UndefinedOutcomeLog(profile);
   const started = performance.now();
   let batches = 0;
   let cases = 0;
@@ -236,6 +243,7 @@ export async function differentialFuzz(options: DifferentialFuzzOptions): Promis
       targets.forEach((target, t) => {
         const judgements = verdicts[t]!;
         hostLimitations.record(target, index, scenarios, judgements);
+        undefinedOutcomes.record(target, index, scenarios, judgements);
         const refusal = judgements.find((j) => j.refusal)?.refusal;
         if (refusal) {
           refusals.push(refusedBatch(target, index, scenarios, refusal));
@@ -293,6 +301,7 @@ export async function differentialFuzz(options: DifferentialFuzzOptions): Promis
     failures: [],
     refusals: [],
     hostLimitations: hostLimitations.write(options.counterexampleDir),
+    undefinedOutcomes: undefinedOutcomes.write(options.counterexampleDir),
     message: '',
   };
   if (details.failed) {
@@ -317,7 +326,10 @@ export function formatReport(report: DifferentialFuzzReport, path?: string): str
     `${report.batches} batch(es) × ${report.batchSize} case(s) × ${report.targets.length} target(s) = ${report.cases} cases; ` +
     `judging ${(report.batchMs / 1000).toFixed(1)} s (${rate(report.casesPerSecond)}), ` +
     `end to end with generation ${rate(report.endToEndCasesPerSecond)}; ${report.clientRuns} client run(s); seed ${report.seed}; profile ${describeProfile(report.profile)}`;
-  if (report.ok) return `differential fuzzing passed: ${head}`;
+  if (report.ok) {
+    const open = report.undefinedOutcomes.length === 0 ? '' : `\n${undefinedLines(report.undefinedOutcomes).join('\n')}`;
+    return `differential fuzzing passed: ${head}${open}`;
+  }
   const profileVariable = report.profile.name === 'host' ? ' AHP_FUZZ_PROFILE=host' : '';
   const reproduce = `reproduce with AHP_FUZZ_SEED=${report.seed} AHP_FUZZ_RUNS=${report.numRuns} AHP_FUZZ_BATCH=${report.batchSize}${profileVariable}`;
   const where = `seed ${report.seed}${path === undefined ? '' : `, fast-check path ${JSON.stringify(path)}`}; ${reproduce}`;
@@ -326,6 +338,7 @@ export function formatReport(report: DifferentialFuzzReport, path?: string): str
   const classes = [
     [CLASS_TITLES.refused, report.refusals.length],
     [CLASS_TITLES['host-limitation'], report.hostLimitations.length],
+    [CLASS_TITLES.undefined, report.undefinedOutcomes.length],
     [CLASS_TITLES.disagreement, report.failures.length],
   ].filter(([, count]) => (count as number) > 0);
   const lines = [
@@ -358,6 +371,7 @@ export function formatReport(report: DifferentialFuzzReport, path?: string): str
     }
     lines.push(`  rows: ${limited.file}`);
   }
+  lines.push(...undefinedLines(report.undefinedOutcomes));
   for (const failure of report.failures) {
     const s = failure.shrink;
     lines.push(
@@ -382,6 +396,16 @@ export function formatReport(report: DifferentialFuzzReport, path?: string): str
     );
   }
   return lines.join('\n');
+}
+
+/** One block per target with outcomes undefined by the protocol (each starting with its class). */
+function undefinedLines(reports: UndefinedOutcomeReport[]): string[] {
+  return reports.flatMap((open) => [
+    '',
+    `${CLASS_TITLES.undefined} — ${open.target}: ${open.rows} row(s) in ${open.batches} batch(es) differ from the oracle only where the input is ` +
+      `undefined by the protocol (${Object.entries(open.aspects).map(([id, rows]) => `${id} × ${rows}`).join(', ')}); not a client or server fault, not shrunk`,
+    `  rows: ${open.file}`,
+  ]);
 }
 
 function indent(text: string): string {

@@ -1,8 +1,8 @@
 // Requests inside a host envelope (host-envelope.ts): the `host` fuzz profile's request side. Same
 // protocol shapes as the wide generator (arbitraries.ts), narrowed: only the envelope's boundaries,
 // capability sets that are subsets of its offers, continuations within its limit, incoming state such
-// a host could have produced, and tool calls shaped like the canonical fixtures' (the manifest's tool
-// paths, else `task.run`; an input object with a positive-integer `task` and a few plain members).
+// a host could have produced, and tool calls shaped like the canonical fixtures' (the fixture host's
+// tool `task` on one of the manifest's tool paths, else on `native`; an input object with a positive-integer `task` and a few plain members).
 
 import fc from 'fast-check';
 
@@ -24,7 +24,8 @@ import {
 } from '../generate/arbitraries.ts';
 import type { JsonObject, JsonValue } from '../protocol/json.ts';
 import type { DeliverAt, InterceptCapabilities, InterceptRequest, ModifyAdvertisement, PermissionState } from '../protocol/messages.ts';
-import { FIXTURE_HOST_SOURCE, FIXTURE_HOST_TOOL, type BoundaryOffer, type HostEnvelope } from './host-envelope.ts';
+import { FIXTURE_HOST_SOURCE, FIXTURE_HOST_TOOL, FIXTURE_HOST_TOOL_PATH } from '../oracle/fixture-host.ts';
+import type { BoundaryOffer, HostEnvelope } from './host-envelope.ts';
 
 /** Continuations drawn when the envelope gives no limit (as the wide generator). */
 const UNBOUNDED_CONTINUATIONS = 6;
@@ -60,15 +61,16 @@ function toolBeforeInside(envelope: HostEnvelope, offer: BoundaryOffer): fc.Arbi
       id: scenarioId,
       time: eventTime,
       callId: contentId,
-      tool: fc.constantFrom(...(envelope.toolPaths ?? [FIXTURE_HOST_TOOL])),
+      path: fc.constantFrom(...(envelope.toolPaths ?? [FIXTURE_HOST_TOOL_PATH])),
       input: canonicalToolInput,
       capabilities: capabilitiesInside('tool.before', offer),
       state: incomingState('tool.before', stateInside('tool.before', offer)),
     })
-    .map(({ id, time, callId, tool, input, capabilities, state }) =>
+    .map(({ id, time, callId, path, input, capabilities, state }) =>
       requestEnvelope(
         id,
-        { id, source: FIXTURE_HOST_SOURCE, type: 'tool.before', time, call: { id: callId }, tool: { name: tool, input, origin: 'native' }, path: tool },
+        // The tool is always the fixture host's `task`: its task rule is keyed to that name.
+        { id, source: FIXTURE_HOST_SOURCE, type: 'tool.before', time, call: { id: callId }, tool: { ...FIXTURE_HOST_TOOL, input }, path },
         capabilities,
         state,
       ),

@@ -19,13 +19,16 @@ import {
   type Boundary,
   type FlowOperation,
 } from '../generate/arbitraries.ts';
+import { FIXTURE_HOST_TOOL_PATH } from '../oracle/fixture-host.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../protocol/json.ts';
 import type { DeliverAt, EffectType, InterceptRequest, ModifyAdvertisement } from '../protocol/messages.ts';
 
-/** The tool the canonical fixtures' host offers; used when a manifest declares no tool paths. */
-export const FIXTURE_HOST_TOOL = 'task.run';
-/** The event source of the canonical fixtures' host. */
-export const FIXTURE_HOST_SOURCE = 'urn:ahp:interop:fixture-host';
+/**
+ * The tool path assumed when a manifest declares none: the fixture host's (../oracle/fixture-host.ts).
+ * A manifest's `toolPaths` are event `path` values (events.md: "`path` identifies the covered tool
+ * path"), never tool names: the tool called on them is always the fixture host's `task`.
+ */
+const DEFAULT_TOOL_PATH = FIXTURE_HOST_TOOL_PATH;
 
 const BOUNDARIES: readonly Boundary[] = ['tool.before', 'turn.finish.before'];
 
@@ -43,7 +46,7 @@ export interface BoundaryOffer {
 export interface HostEnvelope {
   /** The boundaries offered in intercept mode; at least one. */
   boundaries: Partial<Record<Boundary, BoundaryOffer>>;
-  /** Tool paths the host offers; undefined when undeclared (then the fixture host's `task.run`). */
+  /** Tool paths the host offers; undefined when undeclared (then the fixture host's `native`). */
   toolPaths?: string[];
   /** Upper bound of continuationCount + remainingContinuations, when the manifest gives one. */
   maxContinuations?: number;
@@ -161,7 +164,7 @@ export function describeEnvelope(envelope: HostEnvelope): string {
     });
     return [`${boundary} [${effects.join(', ') || 'no effects'}]`];
   });
-  const tools = `tools ${(envelope.toolPaths ?? [FIXTURE_HOST_TOOL]).join(', ')}${envelope.toolPaths ? '' : ' (none declared: the fixture host\'s)'}`;
+  const tools = `tool paths ${(envelope.toolPaths ?? [DEFAULT_TOOL_PATH]).join(', ')}${envelope.toolPaths ? '' : ' (none declared: the fixture host\'s)'}`;
   const limit = envelope.maxContinuations === undefined ? '' : `; maxContinuations ${envelope.maxContinuations}`;
   return `${parts.join('; ')}; ${tools}${limit} — from ${envelope.sources.join(' and ')}`;
 }
@@ -201,9 +204,8 @@ export function outsideEnvelope(envelope: HostEnvelope, request: InterceptReques
   const missingAt = deliverAt.filter((at) => !offer.inject?.deliverAt.includes(at));
   if (missingAt.length > 0) return `${boundary} advertises inject deliverAt ${missingAt.join(', ')} the host does not offer`;
   if (boundary === 'tool.before') {
-    const tool: JsonObject = isJsonObject(event.tool) ? event.tool : {};
-    const paths = envelope.toolPaths ?? [FIXTURE_HOST_TOOL];
-    if (!paths.includes(String(event.path)) && !paths.includes(String(tool.name))) return `tool ${JSON.stringify(tool.name)} is not a tool path the host offers`;
+    const paths = envelope.toolPaths ?? [DEFAULT_TOOL_PATH];
+    if (!paths.includes(String(event.path))) return `tool path ${JSON.stringify(event.path)} is not one the host offers`;
   }
   if (state) {
     const offered = new Set<string>(offer.effects);

@@ -6,13 +6,13 @@
 // (a host refusing what its own manifest offers is worth a bug report too).
 
 import type { Scenario } from '../scenarios/types.ts';
-import { describedRow, profileSentence, scenariosHash, writeScenarioSet } from './counterexample-file.ts';
+import { describedRow, profileSentence } from './counterexample-file.ts';
 import { outsideEnvelope, type FuzzProfile } from './host-envelope.ts';
+import { TargetRowSamples, type TargetRows } from './target-row-samples.ts';
 import type { FuzzTarget } from './targets.ts';
 import type { CaseJudgement } from './triage.ts';
 
-/** Rows kept per target for the file; distinct messages kept per target for the report. */
-const KEPT_ROWS = 20;
+/** Distinct messages kept per target for the report. */
 const KEPT_MESSAGES = 8;
 
 export interface HostLimitationMessage {
@@ -33,21 +33,17 @@ export interface HostLimitationReport {
   batches: number;
   /** Most frequent first, at most KEPT_MESSAGES (`rows` counts them all). */
   messages: HostLimitationMessage[];
-  /** Up to KEPT_ROWS of the rows, as a scenario file (+ replay config). */
+  /** A bounded sample of the rows, as a scenario file (+ replay config). */
   file: string;
   configFile?: string;
 }
 
-interface Collected {
-  target: FuzzTarget;
-  rows: number;
-  batches: Set<number>;
+interface Collected extends TargetRows {
   messages: Map<string, HostLimitationMessage>;
-  kept: Scenario[];
 }
 
 export class HostLimitationLog {
-  private readonly byTarget = new Map<string, Collected>();
+  private readonly samples = new TargetRowSamples<Collected>((target) => ({ target, rows: 0, batches: new Set<number>(), messages: new Map(), kept: [] }));
 
   constructor(private readonly profile: FuzzProfile) {}
 
@@ -55,10 +51,7 @@ export class HostLimitationLog {
     judgements.forEach((judgement, index) => {
       if (judgement.class !== 'host-limitation') return;
       const scenario = scenarios[index]!;
-      const entry: Collected = this.byTarget.get(target.label) ?? { target, rows: 0, batches: new Set<number>(), messages: new Map(), kept: [] };
-      this.byTarget.set(target.label, entry);
-      entry.rows++;
-      entry.batches.add(batch);
+      const entry = this.samples.add(target, batch, () => describedRow(scenario, this.describe(target, judgement, scenario)));
       const error = judgement.clientError ?? '(the client gave no error text)';
       const seen = entry.messages.get(error);
       if (seen) seen.rows++;
@@ -71,27 +64,23 @@ export class HostLimitationLog {
           ...(this.profile.name === 'host' ? { envelope: outsideEnvelope(this.profile.envelope, scenario.request) ?? 'inside the envelope' } : {}),
         });
       }
-      if (entry.kept.length < KEPT_ROWS) entry.kept.push(describedRow(scenario, this.describe(target, judgement, scenario)));
     });
   }
 
   get empty(): boolean {
-    return this.byTarget.size === 0;
+    return this.samples.empty;
   }
 
   /** Writes one file per target with limitations and returns the reports. */
   write(dir: string): HostLimitationReport[] {
-    return [...this.byTarget.values()].map((entry) => {
-      const written = writeScenarioSet(dir, `${entry.target.pairing}-host-limited-${scenariosHash(entry.kept)}`, entry.kept, entry.target);
-      return {
-        class: 'host-limitation',
-        target: entry.target.label,
-        rows: entry.rows,
-        batches: entry.batches.size,
-        messages: [...entry.messages.values()].sort((a, b) => b.rows - a.rows).slice(0, KEPT_MESSAGES),
-        ...written,
-      };
-    });
+    return this.samples.write(dir, 'host-limited', (entry, written) => ({
+      class: 'host-limitation',
+      target: entry.target.label,
+      rows: entry.rows,
+      batches: entry.batches.size,
+      messages: [...entry.messages.values()].sort((a, b) => b.rows - a.rows).slice(0, KEPT_MESSAGES),
+      ...written,
+    }));
   }
 
   private describe(target: FuzzTarget, judgement: CaseJudgement, scenario: Scenario): string {

@@ -1,5 +1,5 @@
-// Triage of fuzz rows: every failure falls in one of three classes, so a user can tell an invalid
-// batch, a limited adapter and a real protocol bug apart.
+// Triage of fuzz rows: every failure falls in one of four classes, so a user can tell an invalid
+// batch, a limited adapter, an input the protocol leaves open and a real protocol bug apart.
 //
 // - `refused`: the run failed as a whole (a server or client that exited or failed before the rows
 //   could be judged: no or a broken report, a crash, a server that would not start, or a client that
@@ -8,6 +8,10 @@
 // - `host-limitation`: the client failed the row without a protocol-level outcome — no result and no
 //   rejection, only an error of its own (a transport failure, or its host refusing the request) — and
 //   nothing else is wrong with the row's evidence but what follows from that. Not shrunk.
+// - `undefined`: the client's outcome differs from the oracle's only in parts that an undefined input
+//   of the row decides (../oracle/undefined-inputs.ts: e.g. a carried state.flow at a finish
+//   boundary), and no server or harness fault is involved. The oracle's outcome there is our
+//   extrapolation, so this is no fault of anyone's; the case is kept, not shrunk, and the run goes on.
 // - `disagreement`: anything else that fails: a result that differs, a rejection where the oracle
 //   accepts (or the reverse), a server that altered the scripted response. Shrunk.
 
@@ -17,13 +21,15 @@ import type { Scenario } from '../scenarios/types.ts';
 import { compareExpected, formatDifferences } from '../verify/compare-result.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import { receiptEnvelope, type RowVerdict } from '../verify/verify-run.ts';
+import { confinedToUndefined, undefinedAspects, type OutcomePart, type UndefinedAspect } from '../oracle/undefined-inputs.ts';
 
-export type CaseClass = 'pass' | 'refused' | 'host-limitation' | 'disagreement';
+export type CaseClass = 'pass' | 'refused' | 'host-limitation' | 'undefined' | 'disagreement';
 
 /** The class names as printed, first, in every failure message. */
 export const CLASS_TITLES: Record<Exclude<CaseClass, 'pass'>, string> = {
   refused: 'adapter refused the batch',
   'host-limitation': 'host limitation',
+  undefined: 'undefined by the protocol',
   disagreement: 'semantic disagreement',
 };
 
@@ -56,6 +62,10 @@ export interface CaseJudgement {
   clientError?: string;
   /** host-limitation: whether the request went on the wire (undefined when unknown). */
   requestSent?: boolean;
+  /** undefined: the row's undefined aspects that decide every part the client differs in. */
+  undefinedAspects?: UndefinedAspect[];
+  /** undefined: the parts of the outcome the client differs in. */
+  differingParts?: OutcomePart[];
   /** refused: the refusal this row is part of (shared by every refused row of the batch). */
   refusal?: Refusal;
 }
@@ -100,8 +110,42 @@ export function judgeRows(scenarios: Scenario[], result: RunResult): CaseJudgeme
         ...(requestSent === undefined ? {} : { requestSent }),
       };
     }
-    return { id: scenario.id, failed: true, class: 'disagreement', reason: withDiff(scenario, row), actual: row.actual };
+    const reason = withDiff(scenario, row);
+    const open = undefinedOutcome(scenario, row);
+    if (open) return { id: scenario.id, failed: true, class: 'undefined', reason, actual: row.actual, undefinedAspects: open.aspects, differingParts: open.parts };
+    return { id: scenario.id, failed: true, class: 'disagreement', reason, actual: row.actual };
   });
+}
+
+/**
+ * The undefined aspects a failed row's difference is confined to, or undefined when any part of it is
+ * defined, or when a server or the harness is at fault (a server altering a response is a fault
+ * whatever the input).
+ */
+function undefinedOutcome(scenario: Scenario, row: RowVerdict): { aspects: UndefinedAspect[]; parts: OutcomePart[] } | undefined {
+  if (row.faults.some((fault) => fault.party === 'server' || fault.party === 'harness')) return undefined;
+  // Fuzz rows always carry a whole request; a hand-made row without one has nothing to read.
+  const params: unknown = scenario.request.params;
+  if (!isJsonObject(params) || !isJsonObject(params.event)) return undefined;
+  // hostExpected is written exactly when the task rule alone refuses the response (scenario-rows.ts).
+  const aspects = undefinedAspects(scenario.request, { taskRuleDecides: scenario.hostExpected !== undefined });
+  if (aspects.length === 0) return undefined;
+  const parts = differingParts(scenario, row.actual);
+  if (!confinedToUndefined(parts, aspects)) return undefined;
+  // Name only the aspects that decide some part the client differs in.
+  return { aspects: aspects.filter((aspect) => aspect.affects.some((part) => parts.includes(part))), parts };
+}
+
+/** Where an adapter's `actual` departs from the row's expectation: acceptance, or result keys. */
+export function differingParts(scenario: Pick<Scenario, 'expected' | 'expectError'>, actual: unknown): OutcomePart[] {
+  if (actual === null || actual === undefined) return [];
+  const rejected = jsonEqual(actual, { rejected: true });
+  if (scenario.expected !== undefined) {
+    if (rejected) return ['verdict'];
+    // Keys outside the result table (`(result)`, `rejected`) stay as they are: never undefined parts.
+    return [...new Set(compareExpected(scenario.expected, actual).map((d) => d.key as OutcomePart))];
+  }
+  return scenario.expectError === true && !rejected ? ['verdict'] : [];
 }
 
 /** Failed with no result and no rejection, and no fault the client's own failure does not explain. */

@@ -11,6 +11,7 @@
 
 import fc from 'fast-check';
 
+import { FIXTURE_HOST_TOOL } from '../oracle/fixture-host.ts';
 import type { JsonObject, JsonValue } from '../protocol/json.ts';
 import {
   PROTOCOL_VERSION,
@@ -168,7 +169,10 @@ export const eventTime = fc
   .integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2030, 0, 1) })
   .map((ms) => new Date(ms).toISOString());
 const eventSource = fc.constantFrom('https://agent.example.test/hooks', 'urn:ahp:conformance:fuzz');
-const toolName = fc.constantFrom('shell', 'read_file', 'write_file', 'search', 'fetch');
+// The fixture host's own tool comes first (fast-check shrinks towards it): its task rule is keyed to
+// that name, so a task-rule outcome on any of the others is undefined by the protocol
+// (../oracle/fixture-host.ts), and the fuzz triage says so instead of charging a client.
+const toolName = fc.constantFrom(FIXTURE_HOST_TOOL.name, 'shell', 'read_file', 'write_file', 'search', 'fetch');
 
 export interface CapabilityOptions {
   /** Effect types that must be advertised (must be allowed at the boundary). */

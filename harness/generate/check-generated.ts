@@ -5,7 +5,8 @@
 // and the oracle suite compare the committed file with a fresh build.
 
 import { auditScenario } from '../oracle/audit-scenario.ts';
-import { evaluate } from '../oracle/evaluate.ts';
+import { evaluate, hostRejectedResult } from '../oracle/evaluate.ts';
+import { describeUndefined, undefinedAspects } from '../oracle/undefined-inputs.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import { lintOwnScenarioFile } from '../scenarios/lint-scenario-file.ts';
@@ -89,6 +90,11 @@ export function checkGeneratedFile(
     // The oracle agrees with the row's expectation, and the negative tag names its rejection layer.
     const audit = auditScenario(row, validators);
     for (const p of audit.problems) add(where, `audit: ${p}`);
+    // Our rows assert only what the protocol defines (the oracle's extrapolation is no requirement).
+    if (requestCheck.valid) {
+      const open = undefinedAspects(row.request, { taskRuleDecides: hostRejectedResult(row.request, row.response, validators) !== undefined });
+      if (open.length > 0) add(where, `asserts an outcome the protocol leaves undefined: ${describeUndefined(open)}`);
+    }
     const verdict = audit.verdict ?? (requestCheck.valid ? evaluate(row.request, row.response, validators) : undefined);
     if (verdict && !verdict.accepted && row.expectError === true) {
       const layerTag = `${verdict.layer}-invalid`;

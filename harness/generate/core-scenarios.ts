@@ -6,6 +6,8 @@
 // intent the oracle does not confirm.
 
 import { evaluate, hostRejectedResult } from '../oracle/evaluate.ts';
+import { FIXTURE_HOST_SOURCE, FIXTURE_HOST_TOOL, FIXTURE_HOST_TOOL_PATH } from '../oracle/fixture-host.ts';
+import { describeUndefined, undefinedAspects } from '../oracle/undefined-inputs.ts';
 import { RESULT_KEYS, type ApplicationResult } from '../oracle/types.ts';
 import type { JsonObject, JsonValue } from '../protocol/json.ts';
 import type {
@@ -20,11 +22,9 @@ import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import type { NegativeTag, Scenario, ScenarioFile } from '../scenarios/types.ts';
 import { allow, ask, cont, contextMessages, deny, inject, merge, message, replace, respond, ret, stop } from './effect-builders.ts';
 
-// ----- constants of the synthetic fixture host ------------------------------------------------
+// ----- constants of the synthetic fixture host (its tool and source: ../oracle/fixture-host.ts) ------
 
-export const FIXTURE_SOURCE = 'urn:ahp:interop:fixture-host';
 export const FIXTURE_TIME = '2026-01-01T00:00:00Z';
-const TOOL_NAME = 'task.run';
 const ALL_TOOL_EFFECTS = ['deny', 'allow', 'ask', 'modify', 'message', 'return', 'flow', 'inject'] as const;
 type ToolEffect = (typeof ALL_TOOL_EFFECTS)[number];
 
@@ -75,6 +75,8 @@ function capsWithout(effect: ToolEffect): InterceptCapabilities {
 
 interface ToolRequestOptions {
   input?: JsonObject;
+  /** A tool other than the fixture host's `task` (the row's description must say which rules still apply). */
+  toolName?: string;
   capabilities?: InterceptCapabilities;
   state?: InterceptState;
 }
@@ -91,16 +93,20 @@ function interceptRequest(id: string, event: InterceptEvent, capabilities: Inter
   return request;
 }
 
-/** A tool.before request of the fixture host (tool `task.run`, input `{task: 1}` by default). */
+/** A tool.before request of the fixture host (its tool `task`, input `{task: 1}` by default). */
 export function toolRequest(id: string, options: ToolRequestOptions = {}): InterceptRequest {
+  const tool =
+    options.toolName === undefined
+      ? { ...FIXTURE_HOST_TOOL, input: options.input ?? { task: 1 } }
+      : { name: options.toolName, origin: FIXTURE_HOST_TOOL.origin, input: options.input ?? { task: 1 } };
   const event: InterceptEvent = {
     id,
-    source: FIXTURE_SOURCE,
+    source: FIXTURE_HOST_SOURCE,
     type: 'tool.before',
     time: FIXTURE_TIME,
     call: { id: `call-${id}` },
-    tool: { name: TOOL_NAME, input: options.input ?? { task: 1 }, origin: 'native' },
-    path: TOOL_NAME,
+    tool,
+    path: FIXTURE_HOST_TOOL_PATH,
   };
   return interceptRequest(id, event, options.capabilities ?? toolCaps(), options.state);
 }
@@ -120,7 +126,7 @@ function finishRequest(id: string, options: FinishRequestOptions = {}): Intercep
   const count = options.count ?? 0;
   const event: InterceptEvent = {
     id,
-    source: FIXTURE_SOURCE,
+    source: FIXTURE_HOST_SOURCE,
     type: 'turn.finish.before',
     time: FIXTURE_TIME,
     turn: { id: `turn-${id}` },
@@ -429,20 +435,38 @@ function stateRows(): RowSpec[] {
       state: state('allow', candidate),
       negative: 'schema-invalid',
     }),
-    toolRow('state.incoming-stop-at-tool', "An earlier interceptor's stop in state.flow prevents execution", [...S, 'flow'], [], {
-      state: state('none', undefined, { flow: 'stop' }),
+    // Incoming state members other than permission and candidate (flow, instructions, injections)
+    // carry an earlier interceptor's outcome, which the protocol leaves undefined
+    // (../oracle/undefined-inputs.ts); only their empty forms, which carry nothing, are asserted.
+    toolRow('state.flow-none-at-tool', 'An incoming state.flow "none" carries nothing: this response\'s stop alone decides', [...S, 'flow'], [stop()], {
+      state: state('none', undefined, { flow: 'none' }),
     }),
-    finishRow('state.incoming-stop-wins-over-continue', "An earlier interceptor's stop wins over a new continue; the instruction is retained, nothing is consumed", [...S, 'flow'], [cont('mine')], {
-      state: state('none', undefined, { flow: 'stop' }),
+    finishRow('state.flow-none-at-finish', 'An incoming state.flow "none" at turn.finish.before carries nothing: this response\'s continue consumes one unit', [...S, 'flow'], [cont('mine')], {
+      state: state('none', undefined, { flow: 'none' }),
     }),
-    finishRow('state.carried-instructions', 'Carried continuation instructions come first, then this response\'s; one unit is consumed', [...S, 'flow'], [cont('mine')], {
-      state: state('none', undefined, { flow: 'continue', instructions: ['earlier'] }),
+    finishRow('state.empty-instructions-at-finish', 'An empty incoming state.instructions carries nothing: only this response\'s instruction is reported', [...S, 'flow'], [cont('mine')], {
+      state: state('none', undefined, { instructions: [] }),
     }),
-    toolRow('state.carried-instructions-at-tool', 'Carried continuation instructions at tool.before yield no continuation keys (they belong to finish boundaries)', [...S, 'flow'], [stop()], {
-      state: state('none', undefined, { instructions: ['earlier'] }),
+    toolRow('state.empty-injections', 'An empty incoming state.injections carries nothing: only this response\'s inject is reported', [...S, 'inject'], [inject('now', 'Mine')], {
+      state: state('none', undefined, { injections: [] }),
     }),
-    toolRow('state.carried-injections', 'Carried injections come first, then this response\'s injects', [...S, 'inject'], [inject('now', 'Mine')], {
-      state: state('none', undefined, { injections: [inject('next_turn', 'Earlier')] }),
+  ];
+}
+
+/**
+ * Calls to a tool the fixture host does not have. Whether a host applies the task rule to such a tool
+ * is undefined (../oracle/fixture-host.ts), so these rows stage only inputs that keep a positive
+ * integer `task`: the rule, applied or not, decides nothing, and every other rule still holds.
+ */
+function otherToolRows(): RowSpec[] {
+  const H = ['host'];
+  const other = 'read_file';
+  return [
+    toolRow('host.other-tool-no-effects', `A call to the tool "${other}", not the fixture host's task: nothing is staged, so the task rule has nothing to check, and rule 2's policy still allows it and it executes`, [...H, 'permission'], [], {
+      toolName: other,
+    }),
+    toolRow('host.other-tool-merge-keeps-task', `A merge into the input of the tool "${other}" that keeps task a positive integer: rules 4 and 5 apply as for task, and the task rule, applied or not, cannot refuse it`, [...H, 'modify'], [merge({ mode: 'fast' })], {
+      toolName: other,
     }),
   ];
 }
@@ -580,6 +604,7 @@ function allRows(): RowSpec[] {
     ...flowRows(),
     ...injectRows(),
     ...stateRows(),
+    ...otherToolRows(),
     ...envelopeRows(),
     ...malformedEffectRows(),
     ...capabilityRows(),
@@ -611,6 +636,11 @@ export function buildCoreScenarios(validators: Pick<ProtocolValidators, 'interce
   const scenarios: Scenario[] = [];
   for (const row of allRows()) {
     const verdict = evaluate(row.request, row.response, validators);
+    const open = undefinedAspects(row.request, { taskRuleDecides: hostRejectedResult(row.request, row.response, validators) !== undefined });
+    if (open.length > 0) {
+      problems.push(`${row.id}: would assert an outcome the protocol leaves undefined: ${describeUndefined(open)}`);
+      continue;
+    }
     const tags = [...row.areas, row.negative ?? 'positive'];
     const scenario: Scenario = { id: row.id, description: row.description, request: row.request, response: row.response };
     if (row.negative === undefined) {

@@ -7,6 +7,7 @@ import {
   type PermissionState,
 } from '../protocol/messages.ts';
 import type { ProtocolValidators } from '../protocol/validator-types.ts';
+import { taskInputProblem } from './fixture-host.ts';
 import type {
   ApplicationResult,
   Decision,
@@ -18,7 +19,8 @@ import type {
 
 /**
  * The evaluator oracle: what a conforming client must conclude from one intercept request and the
- * response it received, under the shared fixture host (managed policy allows, no native prompt).
+ * response it received, under the shared fixture host (fixture-host.ts: managed policy allows, no
+ * native prompt, the task rule on staged tool inputs).
  *
  * Pure and synchronous. The only collaborator is an already compiled response validator, so the
  * whole call is a schema check plus a few passes over the effects array. Inputs are never mutated;
@@ -148,16 +150,6 @@ function hasAllowance(capabilities: InterceptCapabilities): boolean {
 const PERMISSION_RANK: Record<PermissionState, number> = { none: 0, allow: 1, ask: 2, deny: 3 };
 const RANKED_PERMISSIONS: readonly PermissionState[] = ['none', 'allow', 'ask', 'deny'];
 
-/** The fixture host's tool contract: an object whose `task` is a positive integer (never a boolean). */
-export function taskInputProblem(input: JsonValue): string | undefined {
-  if (!isJsonObject(input)) return 'staged input is not an object';
-  const task = input.task;
-  if (typeof task !== 'number' || !Number.isInteger(task) || task < 1) {
-    return `staged input.task ${JSON.stringify(task ?? null)} is not a positive integer`;
-  }
-  return undefined;
-}
-
 function apply(request: InterceptRequest, effects: Effect[], hostTaskRule: boolean): Verdict {
   const { event, capabilities, state } = request.params;
   const toolBoundary = event.type === 'tool.before';
@@ -172,7 +164,8 @@ function apply(request: InterceptRequest, effects: Effect[], hostTaskRule: boole
   let resume = state?.flow === 'continue';
   const instructions = state?.instructions ? state.instructions.slice() : [];
   const messages: string[] = [];
-  let injections: JsonValue[] | undefined = state?.injections ? state.injections.slice() : undefined;
+  // An empty carried list carries nothing: the result is as if it were absent (no `injections` key).
+  let injections: JsonValue[] | undefined = state?.injections && state.injections.length > 0 ? state.injections.slice() : undefined;
   for (let index = 0; index < effects.length; index++) {
     const effect = effects[index]!;
     switch (effect.type) {
@@ -182,6 +175,8 @@ function apply(request: InterceptRequest, effects: Effect[], hostTaskRule: boole
         const value = effect.value;
         if (!isJsonObject(value)) return reject('application', `effects[${index}]: input ${effect.operation} value is not an object`);
         input = effect.operation === 'replace' ? value : { ...input, ...value };
+        // Applied whatever the tool is called (fixture-host.ts says why, and which outcomes of a
+        // tool other than `task` are therefore undefined by the protocol).
         if (hostTaskRule) {
           const problem = taskInputProblem(input);
           if (problem) return reject('application', `effects[${index}]: ${problem}`, true);

@@ -103,7 +103,7 @@ describe('the host envelope a manifest declares', () => {
     expect(both.boundaries).toEqual({
       'tool.before': { effects: ['deny', 'allow', 'ask', 'modify', 'flow', 'return', 'message'], modify: { replace: false, merge: true }, flow: { operations: ['stop'] } },
     });
-    expect(both.toolPaths).toEqual(['task.run']);
+    expect(both.toolPaths).toEqual(['native']);
     expect(both.maxContinuations).toBe(3);
     expect(both.sources).toEqual(['reference manifest', 'strict manifest']);
     const elsewhere = envelopeFromManifest({ ...strictManifest('none'), toolPaths: ['shell'] }, 'shell host');
@@ -151,7 +151,7 @@ describe('requests generated inside the envelope', () => {
       [reference, variant((r) => { r.params.capabilities = { effects: ['flow'], flow: { operations: ['stop', 'continue'] } }; }), /flow operation\(s\) continue/],
       [reference, variant((r) => { r.params.capabilities = { effects: ['inject'], inject: { context: { append: true, deliverAt: ['later' as 'now'] } } }; }), /deliverAt later/],
       [strict, variant((r) => { r.params.event.type = 'turn.finish.before'; }), /does not offer "turn\.finish\.before"/],
-      [strict, variant((r) => { (r.params.event.tool as JsonObject).name = 'shell'; r.params.event.path = '/tools/shell'; }), /tool "shell" is not a tool path/],
+      [strict, variant((r) => { r.params.event.path = '/tools/shell'; }), /tool path "\/tools\/shell" is not one the host offers/],
       [strict, variant((r) => { r.params.capabilities = { effects: [] }; r.params.state = { permission: 'none', candidate: null, injections: [{ type: 'inject', deliverAt: 'now' }] }; }), /incoming injection/],
       [envelopeFromManifest(manifestWith([{ event: 'tool.before', modes: ['intercept'], capabilities: { effects: ['deny'] } }]), 'deny only'), variant((r) => { r.params.capabilities = { effects: [] }; r.params.state = { permission: 'allow', candidate: null }; }), /incoming permission "allow"/],
     ];

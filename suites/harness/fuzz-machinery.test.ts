@@ -170,6 +170,39 @@ describe('triage of rows that failed', () => {
     expect(judge({ adapterStatus: 'passed', actual: { decision: 'allow' } })).toBe('disagreement');
   });
 
+  describe('an input the protocol leaves undefined', () => {
+    // A finish row carrying instructions: the oracle puts them first; nothing defines that.
+    const carried = {
+      id: 'c',
+      request: {
+        jsonrpc: '2.0',
+        id: 'c',
+        method: 'hooks/intercept',
+        params: { protocolVersion: 'draft', event: { id: 'c', type: 'turn.finish.before', items: [] }, capabilities: { effects: [] }, state: { permission: 'none', candidate: null, instructions: ['earlier'] } },
+      },
+      expected: { decision: 'allow', executed: false, messages: [], continuationInstructions: ['earlier'] },
+      tags: ['fuzz'],
+    } as unknown as Scenario;
+    const judged = (row: Partial<RowVerdict>) =>
+      judgeRows([carried], { rows: new Map([['c', { id: 'c', verdict: 'failed', reason: 'x', adapterStatus: 'failed', actual: null, faults: [], ...row }]]), integrity: [] })[0]!;
+
+    test('a difference only in what it decides: undefined by the protocol, with the aspect and the parts', () => {
+      const judgement = judged({ actual: { decision: 'allow', executed: false, messages: [] } });
+      expect(judgement.class).toBe('undefined');
+      expect(judgement.failed).toBe(true);
+      expect(judgement.differingParts).toEqual(['continuationInstructions']);
+      expect(judgement.undefinedAspects?.map((a) => a.id)).toEqual(['carried-instructions']);
+    });
+
+    test('a difference in a defined part too, a rejection, or a server fault: still a disagreement', () => {
+      expect(judged({ actual: { decision: 'allow', executed: false, messages: ['leaked'] } }).class).toBe('disagreement');
+      expect(judged({ actual: { decision: 'deny', executed: false, messages: [] } }).class).toBe('disagreement');
+      expect(judged({ actual: { rejected: true } }).class).toBe('disagreement');
+      const altered = { actual: { decision: 'allow', executed: false, messages: [] }, faults: [{ label: 'responses/mismatch', party: 'server' as const, message: 'altered' }] };
+      expect(judged(altered).class).toBe('disagreement');
+    });
+  });
+
   test('a passed or skipped row is no failure', () => {
     expect(judge({ verdict: 'passed' })).toBe('pass');
     expect(judge({ verdict: 'skipped', adapterStatus: 'unsupported' })).toBe('pass');

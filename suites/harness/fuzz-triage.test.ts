@@ -1,4 +1,4 @@
-// Fuzzing other people's SDKs: every failure is triaged into one of three classes, printed first, and
+// Fuzzing other people's SDKs: every failure is triaged into one of four classes, printed first, and
 // the evidence a message names outlives the run. Fake adapters (the reference adapter through module
 // seams, suites/harness/fixtures/) cover each class:
 // - refusing-server: a server whose strict scenario loader refuses to start on a file with one shape
@@ -8,7 +8,12 @@
 //   advertise more → unconstrained fuzzing reports "host limitation", never a disagreement; fuzzing
 //   inside the envelope discovered from its server passes;
 // - host-strict-buggy: the same host with a real apply bug → "semantic disagreement", shrunk to a
-//   counterexample inside the envelope.
+//   counterexample inside the envelope;
+// - ignores-carried-state and host-task-tool-only: apply steps that differ from the oracle only where
+//   the protocol leaves the outcome undefined (carried flow/instructions/injections; the task rule on
+//   a tool other than `task`) → "undefined by the protocol", kept, and no failure of the run; the
+//   same with one defined bug added is still a disagreement. host-task-tool-only, as a real client,
+//   passes every row of our default core fixtures.
 // Fixed seeds and small budgets: each case is a handful of short client runs.
 
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -25,7 +30,7 @@ import { DEFAULT_FUZZ_SEED } from '../../harness/generate/arbitraries.ts';
 import { differentialFuzz } from '../../harness/fuzz/differential.ts';
 import { describeEnvelope, envelopeFromManifest, outsideEnvelope } from '../../harness/fuzz/host-envelope.ts';
 import { discoveredEnvelopes, planFuzzGroups } from '../../harness/fuzz/profile-plan.ts';
-import { processTarget } from '../../harness/fuzz/targets.ts';
+import { inProcessTarget, processTarget, type ApplyStep } from '../../harness/fuzz/targets.ts';
 import { evaluate } from '../../harness/oracle/evaluate.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
 import type { Transport } from '../../harness/config/define-config.ts';
@@ -33,6 +38,9 @@ import { lintOwnScenarioFile } from '../../harness/scenarios/lint-scenario-file.
 import { loadScenarioFileSync } from '../../harness/scenarios/load-scenarios.ts';
 import { buildManifest } from './fixtures/host-strict-common/manifest.ts';
 import { unknownMember } from './fixtures/refusing-server/load-scenarios.ts';
+import { evaluate as ignoresCarriedState, withDefinedStateOnly } from './fixtures/ignores-carried-state/apply.ts';
+import { evaluate as taskToolOnly } from './fixtures/host-task-tool-only/apply.ts';
+import { apply as dropsMessages } from './fixtures/fuzz-thread-apply/drops-messages.ts';
 
 const root = projectRoot();
 const schemas = path.join(root, 'schemas');
@@ -217,3 +225,64 @@ function findFiles(dir: string, wanted: (name: string) => boolean): string[] {
     .filter((entry) => entry.isFile() && wanted(entry.name))
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
+
+describe('undefined by the protocol: a client that differs only where the protocol is silent is no fault', () => {
+  const fuzzInProcess = (apply: ApplyStep, name: string, label: string) => {
+    const { counterexamples } = dirs(label);
+    return differentialFuzz({ targets: [inProcessTarget({ apply, validators, name })], validators, seed: DEFAULT_FUZZ_SEED, numRuns: 10, batchSize: 100, counterexampleDir: counterexamples });
+  };
+
+  test.each<[string, ApplyStep, string[]]>([
+    ['ignores-carried-state', ignoresCarriedState, ['carried-flow', 'carried-instructions', 'carried-injections']],
+    ['host-task-tool-only', taskToolOnly, ['task-rule-other-tool']],
+  ])('%s: every difference is classed undefined by the protocol, its rows kept; the run passes', async (name, apply, aspects) => {
+    const report = await fuzzInProcess(apply, name, `undefined-${name}`);
+    expect(report.ok, report.message).toBe(true);
+    expect(report.failures, report.message).toEqual([]);
+    expect(report.hostLimitations).toEqual([]);
+    expect(report.undefinedOutcomes).toHaveLength(1);
+    const open = report.undefinedOutcomes[0]!;
+    expect(open.rows).toBeGreaterThan(0);
+    expect(Object.keys(open.aspects).sort()).toEqual([...aspects].sort());
+    expect(report.message.split('\n')[0]).toMatch(/^differential fuzzing passed: /);
+    expect(report.message).toContain(`undefined by the protocol — ${name} in-process: ${open.rows} row(s)`);
+    expect(report.message).toContain(open.file);
+
+    // The kept rows are lint-clean, each says what is undefined and why, and the oracle's expectation
+    // really is what this client departs from.
+    const file = loadScenarioFileSync(open.file);
+    expect(lintOwnScenarioFile(file)).toEqual([]);
+    for (const row of file.scenarios) {
+      expect(row.description).toMatch(/^Undefined by the protocol, seen by differential fuzzing against /);
+      expect(row.description).toContain("The expectation is the oracle's extrapolation, not a requirement.");
+      const judged = await inProcessTarget({ apply, validators, name }).judge([row]);
+      expect(judged[0]!.class, row.id).toBe('undefined');
+    }
+  }, 60_000);
+
+  test('the same client with one defined bug is still a semantic disagreement', async () => {
+    const both: ApplyStep = (request, response, v) => dropsMessages(withDefinedStateOnly(request), response, v);
+    const report = await fuzzInProcess(both, 'ignores-carried-drops-messages', 'undefined-and-defined');
+    expect(report.ok).toBe(false);
+    expect(report.message.split('\n')[0]).toMatch(/semantic disagreement \(1 target\(s\)\)/);
+    expect(report.failures).toHaveLength(1);
+    expect(report.failures[0]!.reason).toContain('messages');
+  }, 60_000);
+
+  test("host-task-tool-only as a real client passes every row of our default core fixtures (they call the fixture host's task)", async () => {
+    const { workDir } = dirs('task-tool-only');
+    const target = processTarget({ server: fixture('reference'), client: fixture('host-task-tool-only'), transport: 'http', schemasDir: schemas, watchdogs, workDir });
+    const scenarios = loadScenarioFileSync(path.join(root, 'fixtures', 'scenarios.json')).scenarios;
+    const judgements = await target.judge(scenarios);
+    rmSync(workDir, { recursive: true, force: true });
+    expect(judgements.filter((j) => j.failed).map((j) => `${j.id}: ${j.reason}`)).toEqual([]);
+    expect(judgements).toHaveLength(scenarios.length);
+    // It is a different host from the oracle's: on another tool it does not apply the task rule.
+    const taskRow = scenarios.find((s) => s.id === 'modify.task-zero')!;
+    const elsewhere = structuredClone(taskRow.request);
+    elsewhere.params.event.tool!.name = 'shell';
+    expect(evaluate(elsewhere, taskRow.response, validators).accepted).toBe(false);
+    expect(taskToolOnly(elsewhere, taskRow.response, validators).accepted).toBe(true);
+  }, 120_000);
+});
+

@@ -32,7 +32,7 @@ function row(id: string, extra: Partial<Scenario> = {}): Scenario {
   return allowScenario(
     id,
     {
-      event: { type: 'tool.before', tool: { name: 'task.run', input: { task: 1 }, origin: 'native' } },
+      event: { type: 'tool.before', tool: { name: 'task', input: { task: 1 }, origin: 'native' } },
       effects: ['allow', 'deny'],
       expected: { decision: 'allow', executed: true },
       tags: ['allow'],

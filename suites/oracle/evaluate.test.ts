@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { evaluate, hostRejectedResult, taskInputProblem } from '../../harness/oracle/evaluate.ts';
+import { evaluate, hostRejectedResult } from '../../harness/oracle/evaluate.ts';
+import { taskInputProblem } from '../../harness/oracle/fixture-host.ts';
 import type { JsonObject } from '../../harness/protocol/json.ts';
 import type { InterceptCapabilities, InterceptRequest, InterceptState } from '../../harness/protocol/messages.ts';
 import type { ProtocolValidators } from '../../harness/protocol/validator-types.ts';
@@ -25,7 +26,7 @@ function toolRequest(input: JsonObject, state?: InterceptState, capabilities: In
     method: 'hooks/intercept',
     params: {
       protocolVersion: 'draft',
-      event: { id: 'row', type: 'tool.before', tool: { name: 'task.run', input, origin: 'native' } },
+      event: { id: 'row', type: 'tool.before', tool: { name: 'task', input, origin: 'native' } },
       capabilities,
       ...(state ? { state } : {}),
     },
@@ -274,6 +275,12 @@ describe('rules 6–9: messages, flow, injections, execution', () => {
     const result = accepted(finishRequest(3, { permission: 'none', candidate: null, flow: 'stop', instructions: ['earlier'] }), [cont('later')]);
     expect(result).toMatchObject({ flow: 'stop', continuationInstructions: ['earlier', 'later'], continuationRemaining: 3 });
   });
+  test('empty carried lists and a carried flow "none" carry nothing: the result is as if they were absent', () => {
+    const carriedNothing = accepted(toolRequest({ task: 1 }, { permission: 'none', candidate: null, flow: 'none', instructions: [], injections: [] }), []);
+    expect(carriedNothing).toStrictEqual(accepted(toolRequest({ task: 1 }, { permission: 'none', candidate: null }), []));
+    expect(carriedNothing).not.toHaveProperty('injections');
+  });
+
   test('injections accumulate after carried ones, as full effect objects', () => {
     const now = { type: 'inject', target: 'context', operation: 'append', deliverAt: 'now', value: [] };
     const result = accepted(toolRequest({ task: 1 }, { permission: 'none', candidate: null, injections: [{ carried: true }] }), [now]);

@@ -4,9 +4,11 @@ import { describe, expect, test } from 'vitest';
 import { projectRoot } from '../../harness/config/load-config.ts';
 import { checkGeneratedFile } from '../../harness/generate/check-generated.ts';
 import { buildCoreScenarios } from '../../harness/generate/core-scenarios.ts';
+import { FIXTURE_HOST_SOURCE, FIXTURE_HOST_TOOL, FIXTURE_HOST_TOOL_PATH, taskRuleScope } from '../../harness/oracle/fixture-host.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
 import { parseScenarioFile, serializeScenarioFile } from '../../harness/scenarios/load-scenarios.ts';
 import type { Scenario, ScenarioFile } from '../../harness/scenarios/types.ts';
+import type { InterceptState } from '../../harness/protocol/messages.ts';
 import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 
 // The core fixture generator: the committed file is exactly a fresh build, it passes the seed's
@@ -43,6 +45,23 @@ describe('core scenario generator', () => {
       expect(checkGeneratedFile(committed, loadValidators(CANONICAL_SCHEMAS))).toEqual([]);
     },
   );
+
+  test("every tool call is the fixture host's, except the host rows, which stage nothing the task rule could refuse", () => {
+    for (const row of committed.scenarios) {
+      const event = row.request.params.event;
+      if (event.type !== 'tool.before') continue;
+      expect(event.source, row.id).toBe(FIXTURE_HOST_SOURCE);
+      expect(event.path, row.id).toBe(FIXTURE_HOST_TOOL_PATH);
+      if (row.tags?.includes('host')) {
+        expect(taskRuleScope(event), row.id).toBe('other-tool');
+        expect(row.description, row.id).toMatch(/task rule/);
+      } else {
+        expect(event.tool, row.id).toMatchObject(FIXTURE_HOST_TOOL);
+      }
+    }
+    // The five task-input rows are on the fixture host's tool: a host keying the rule to `task` applies it.
+    for (const row of committed.scenarios.filter((s) => s.hostExpected !== undefined)) expect(row.request.params.event.tool?.name, row.id).toBe('task');
+  });
 
   test('covers every area, negative class and the five host task-input rows', () => {
     const count = (tag: string) => committed.scenarios.filter((s) => s.tags?.includes(tag)).length;
@@ -125,6 +144,24 @@ describe('the generated-file checks catch mistakes', () => {
     const row = find(file, (s) => s.hostExpected !== undefined);
     delete row.hostExpected;
     expect(problemsFor(file, row.id).join('\n')).toMatch(/must declare hostExpected/);
+  });
+
+  test.each<[string, string, Partial<InterceptState>, RegExp]>([
+    ['a carried state.flow at a finish boundary', 'flow.finish.no-effects', { flow: 'continue' }, /params\.state\.flow: an incoming state\.flow "continue" at turn\.finish\.before/],
+    ['carried continuation instructions', 'flow.finish.continue-with-instruction', { instructions: ['earlier'] }, /params\.state\.instructions: carried continuation instructions/],
+    ['carried injections', 'inject.now', { injections: [{ carried: true }] }, /params\.state\.injections: carried injections/],
+  ])('a row asserting an outcome the protocol leaves undefined: %s', (_label, id, carried, message) => {
+    const file = copy();
+    const row = find(file, (s) => s.id === id);
+    row.request.params.state = { permission: 'none', candidate: null, ...carried };
+    expect(problemsFor(file, row.id).join('\n')).toMatch(new RegExp(`asserts an outcome the protocol leaves undefined: ${message.source}`));
+  });
+
+  test("a task-rule row on a tool other than the fixture host's task asserts an undefined outcome", () => {
+    const file = copy();
+    const row = find(file, (s) => s.id === 'modify.task-zero');
+    row.request.params.event.tool!.name = 'task.run';
+    expect(problemsFor(file, row.id).join('\n')).toMatch(/asserts an outcome the protocol leaves undefined: params\.event\.tool\.name: .*"task\.run", not the fixture host's "task"/);
   });
 
   test('an unknown key on a row (closed format lint)', () => {

@@ -1,5 +1,5 @@
 // Intercept messages for the end-to-end tests of the reference adapter: the generator's fixture-host
-// tool.before request (tool `task.run`, input {task: 1}) with the given capabilities, and a scripted
+// tool.before request (the fixture host's tool `task`, input {task: 1}) with the given capabilities, and a scripted
 // success reply carrying the given effects.
 
 import { toolRequest } from '../../../harness/generate/core-scenarios.ts';
