@@ -13,9 +13,10 @@
 //   observes-after-event-less  an ordinary notification sent next is observed (exactly its entry),
 //                              after the rejection, and nothing else was recorded
 //
-// The ordinary notification is also the rendezvous: `POST /wait-observed` on its event id returns
-// once the receiver recorded it, and the receiver handles one connection's requests in order, so the
-// receipts read after it hold both entries (no sleeping, every call bounded).
+// The ordinary notification is also the rendezvous: it is sent only once the event-less one was
+// answered (a receiver records before it answers), and `POST /wait-observed` on its own event id
+// returns once the receiver recorded it, so the receipts read after that hold both entries — no
+// sleeping, every call bounded.
 
 import { boundedJsonRequest, RequestFailure } from '../adapters/control-client.ts';
 import type { ClientAuthSettings } from '../auth/auth-settings.ts';
