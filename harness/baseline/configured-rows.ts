@@ -1,6 +1,8 @@
 import { CLIENT_PROBE_TEST, clientProbeCases, clientProbeLabel, planClientProbes } from '../auth/client-probe-cases.ts';
 import { planAuthProbes, PROBE_ENDPOINTS, probeCases } from '../auth/probes.ts';
+import { CATALOGUE_RECEIVER_PROBES } from '../catalogue/catalogue-receiver-probes.ts';
 import { loadCatalogueScenarioFile } from '../catalogue/load-catalogue-scenarios.ts';
+import type { LoadedAdapter } from '../adapters/types.ts';
 import type { ResolvedConfig } from '../config/load-config.ts';
 import { planIsolationCases } from '../isolation/isolation-cases.ts';
 import { ISOLATION_ROW_ID } from '../isolation/isolation-scenario.ts';
@@ -33,18 +35,25 @@ export async function configuredRows(config: ResolvedConfig): Promise<BaselineRo
   if (config.scenarios.lifecycle) {
     const ids = (await loadLifecycleScenarioFile(config.scenarios.lifecycle)).scenarios.map((s) => s.id);
     for (const group of planMatrix(config, adapters, needsLifecycleCommands)) for (const id of ids) rows.push({ project: 'lifecycle', group: group.label, id });
-    if (config.transports.includes('http')) {
-      for (const adapter of adapters.values()) {
-        if (!adapter.manifest.lifecycleServer) continue;
-        for (const mode of config.auth) for (const probe of RECEIVER_PROBES) rows.push({ project: 'lifecycle', group: `${adapter.name} ${mode}`, id: `receiver/${probe.name}` });
-      }
-    }
+    rows.push(...probeRows(config, adapters.values(), 'lifecycle', RECEIVER_PROBES));
   }
   if (config.scenarios.catalogue) {
     const ids = (await loadCatalogueScenarioFile(config.scenarios.catalogue)).scenarios.map((s) => s.id);
     for (const group of planMatrix(config, adapters, needsLifecycleCommands)) for (const id of ids) rows.push({ project: 'catalogue', group: group.label, id });
+    rows.push(...probeRows(config, adapters.values(), 'catalogue', CATALOGUE_RECEIVER_PROBES));
   }
   // The isolation grid is fixed (it does not follow the config's transports and modes).
   for (const group of planIsolationCases(adapters.values())) rows.push({ project: 'isolation', group: group.label, id: ISOLATION_ROW_ID });
+  return rows;
+}
+
+/** The receiver probe tests of a family: `<server> <mode>` › `receiver/<probe>` per lifecycle server, over HTTP only. */
+function probeRows(config: ResolvedConfig, adapters: Iterable<LoadedAdapter>, project: string, probes: ReadonlyArray<{ name: string }>): BaselineRow[] {
+  if (!config.transports.includes('http')) return [];
+  const rows: BaselineRow[] = [];
+  for (const adapter of adapters) {
+    if (!adapter.manifest.lifecycleServer) continue;
+    for (const mode of config.auth) for (const probe of probes) rows.push({ project, group: `${adapter.name} ${mode}`, id: `receiver/${probe.name}` });
+  }
   return rows;
 }

@@ -1,9 +1,12 @@
 // Reads a catalogue scenario file (`{version:1, suite?:"catalogue", scenarios:[...]}`) — ours or the
 // protocol's — and refuses it unless lintCatalogueScenarioFile finds nothing. Messages and
 // registrations are not judged against the AHP schemas here (the receiver and evaluator do that).
+// Rows a client cannot run under the rules do not refuse the file: unrunnableCatalogueRows names them.
 
 import { parseScenarioJson, readScenarioText, readScenarioTextSync } from '../scenarios/load-scenarios.ts';
 import { ScenarioProblemsError } from '../scenarios/scenario-problems-error.ts';
+import { unrunnableRowReasons } from '../scenarios/runnability.ts';
+import { catalogueRunnabilityProblems } from './catalogue-runnability.ts';
 import { lintCatalogueScenarioFile } from './lint-catalogue-scenario-file.ts';
 import type { CatalogueScenarioFile } from './scenario-types.ts';
 
@@ -31,4 +34,14 @@ export function parseCatalogueScenarioFile(text: string, file: string): Catalogu
 export function checkCatalogueScenarioFile(value: unknown, file: string): asserts value is CatalogueScenarioFile {
   const problems = lintCatalogueScenarioFile(value);
   if (problems.length > 0) throw new CatalogueScenarioFileError(file, problems);
+}
+
+/**
+ * Row id → why the row is not run, for a file that loaded: the rows no client following the rules
+ * can run (catalogue-runnability.ts), each reason naming the file, the JSON path and the rule. A file with such rows
+ * still loads (the protocol's own files must run; an unrunnable row of one is skipped with its reason,
+ * never sent to a client that would stop there and lose every other row of the run).
+ */
+export function unrunnableCatalogueRows(file: CatalogueScenarioFile, fileName: string): Map<string, string> {
+  return unrunnableRowReasons(fileName, catalogueRunnabilityProblems(file));
 }

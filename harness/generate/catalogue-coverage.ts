@@ -3,11 +3,15 @@
 // of §5.1 — each with a witness: a check over a tagged row's evaluated messages and registrations that
 // the row really shows the behaviour. A tag without a passing witness, a tag nobody defined, or an
 // item no row is tagged with fails the generator.
+//
+// What no row can show, because no client following the rules can run it, is covered by a catalogue
+// receiver probe instead (CATALOGUE_PROBE_COVERAGE): the harness sends those bytes itself.
 
 import { CATALOGUE_EVENT_TYPES } from '../catalogue/catalogue-events.ts';
 import type { RegistrationEvaluation } from '../catalogue/evaluate-registration.ts';
 import type { LineageVerdict } from '../catalogue/lineage-tracker.ts';
 import { eventOf } from '../catalogue/receipt-entries.ts';
+import type { CatalogueReceiverProbeName } from '../catalogue/catalogue-receiver-probes.ts';
 import type { CatalogueScenario, RegisterStep } from '../catalogue/scenario-types.ts';
 import { isJsonObject, jsonEqual, type JsonObject } from '../protocol/json.ts';
 
@@ -110,11 +114,6 @@ export const CATALOGUE_COVERAGE: readonly CoverageItem[] = [
     tag: 'schema:rejected',
     text: 'a raw notification the observe schema refuses, rejected with errorKind "schema"',
     witness: (e) => unless(e.deliveries.some((d) => d.op === 'rawNotify' && !d.verdict.accepted && d.verdict.errorKind === 'schema'), 'no raw schema rejection'),
-  },
-  {
-    tag: 'delivery:null-event-id',
-    text: 'a rejected notification without an event id (the receiver records eventId null)',
-    witness: (e) => unless(e.deliveries.some((d) => !d.verdict.accepted && idOf(d) === undefined), 'no rejected notification without an event id'),
   },
   {
     tag: 'receiver:continues-after-rejections',
@@ -373,13 +372,29 @@ function pairRejection(tag: string, text: string, shows: (d: DeliveryEvidence, p
   };
 }
 
+/**
+ * Coverage that is not a row's: behaviours only a message no client can send shows, each with the
+ * catalogue receiver probe that sends it. A notification without an event used to be the row
+ * `execution:observation-without-event`; a client waits on the event id after every send
+ * (CATALOGUE-RULES §5), so that row stopped real clients and lost the whole run.
+ */
+export const CATALOGUE_PROBE_COVERAGE: ReadonlyArray<{ tag: string; text: string; probe: CatalogueReceiverProbeName }> = [
+  { tag: 'delivery:null-event-id', text: 'a notification without an event is rejected as schema-invalid and recorded with eventId null', probe: 'event-less-observation' },
+];
+
 /** Problems of the coverage: untagged items, unknown tags, tagged rows whose witness fails. */
 export function coverageProblems(evidence: readonly RowEvidence[]): string[] {
   const problems: string[] = [];
   const items = new Map(CATALOGUE_COVERAGE.map((item) => [item.tag, item]));
+  const probed = new Map(CATALOGUE_PROBE_COVERAGE.map((item) => [item.tag, item]));
   for (const e of evidence) {
     for (const tag of e.row.tags ?? []) {
       const item = items.get(tag);
+      const probe = probed.get(tag);
+      if (probe !== undefined) {
+        problems.push(`${e.row.id}: tag ${JSON.stringify(tag)} is covered by the receiver probe receiver/${probe.probe}, not by a row (no client can run such a row)`);
+        continue;
+      }
       if (item === undefined) {
         problems.push(`${e.row.id}: tag ${JSON.stringify(tag)} is not a coverage item`);
         continue;

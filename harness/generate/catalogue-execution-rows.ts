@@ -4,7 +4,7 @@
 // reject them, and an ordinary notification after every rejection of the file.
 
 import type { JsonObject } from '../protocol/json.ts';
-import { notify, rawMessage, rawNotify, rowWire, type CatalogueRowSpec } from './catalogue-wire.ts';
+import { notify, rawNotify, rowWire, type CatalogueRowSpec } from './catalogue-wire.ts';
 
 const tool: JsonObject = { name: 'apply_patch', kind: 'edit', input: { file: 'src/app.ts', hunks: [{ at: 12, insert: ['return 0;'] }] }, origin: 'native' };
 const call = (id: string): JsonObject => ({ id });
@@ -173,11 +173,16 @@ function inlineMessagesRow(): CatalogueRowSpec {
   };
 }
 
-/** Notifications the receiver's observe schema refuses (the SDK would refuse them too, so they go raw). */
+/**
+ * Notifications the receiver's observe schema refuses (the SDK would refuse them too, so they go raw).
+ * Each still carries an event id: the client waits on it after sending (CATALOGUE-RULES §5). A
+ * notification without an event is the catalogue receiver probe `receiver/event-less-observation`
+ * (catalogue/catalogue-receiver-probes.ts), where the harness sends the bytes itself.
+ */
 function schemaRejectionRows(): CatalogueRowSpec[] {
-  const row = (name: string, description: string, message: (w: ReturnType<typeof rowWire>) => CatalogueRowSpec['steps'][number], tags: string[] = []): CatalogueRowSpec => {
+  const row = (name: string, description: string, message: (w: ReturnType<typeof rowWire>) => CatalogueRowSpec['steps'][number]): CatalogueRowSpec => {
     const id = `execution:${name}`;
-    return { id, category: 'execution', description, tags: ['schema:rejected', ...tags], steps: [message(rowWire(id))] };
+    return { id, category: 'execution', description, tags: ['schema:rejected'], steps: [message(rowWire(id))] };
   };
   return [
     row('model-error-without-error', 'A model.error without its typed `error` is not a valid observation.', (w) =>
@@ -200,12 +205,6 @@ function schemaRejectionRows(): CatalogueRowSpec[] {
           outcome: 'ok',
         }),
       ),
-    ),
-    row(
-      'observation-without-event',
-      'A hooks/observe notification without an event: the receiver rejects it and records a null event id.',
-      () => rawMessage({ jsonrpc: '2.0', method: 'hooks/observe', params: { protocolVersion: 'draft' } }),
-      ['delivery:null-event-id'],
     ),
   ];
 }

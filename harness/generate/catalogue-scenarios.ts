@@ -11,12 +11,14 @@ import { CATALOGUE_EVENT_TYPES, LINEAGE_EVENT_TYPES } from '../catalogue/catalog
 import { evaluateRegistration } from '../catalogue/evaluate-registration.ts';
 import { itemNamespaceProblems, itemRoleProblems } from '../catalogue/item-roles.ts';
 import { LineageTracker } from '../catalogue/lineage-tracker.ts';
+import { catalogueRunnabilityProblems } from '../catalogue/catalogue-runnability.ts';
 import { checkCatalogueScenarioFile } from '../catalogue/load-catalogue-scenarios.ts';
 import { buildCatalogueManifest } from '../catalogue/reference-manifest.ts';
 import { sentMessages, type CatalogueScenario, type CatalogueScenarioFile } from '../catalogue/scenario-types.ts';
 import { jsonEqual, type JsonObject } from '../protocol/json.ts';
 import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
+import { describeRunnabilityProblem } from '../scenarios/runnability.ts';
 import { coverageProblems, eventObject, type DeliveryEvidence, type RowEvidence } from './catalogue-coverage.ts';
 import { executionRowSpecs, healthyAfterRejectionsRow } from './catalogue-execution-rows.ts';
 import { lineageRowSpecs } from './catalogue-lineage-rows.ts';
@@ -87,12 +89,15 @@ export function serializeCatalogueScenarioFile(file: CatalogueScenarioFile): str
 
 // ----- checks of a built file ----------------------------------------------------------------------
 
+const GENERATED_FILE = 'fixtures/catalogue-scenarios.json (generated)';
+
 /** Tags whose rows reuse an event identity on purpose. */
 const IDENTITY_REUSE_TAGS = ['lineage:rule-3-retry', 'lineage:rule-3-type-changed', 'lineage:rule-3-parent-changed', 'lineage:rule-3-task-changed', 'lineage:rule-7-identity-free'];
 
 /**
  * Every problem of a generated catalogue file, one line each (`<row id>: <problem>`); empty when it is
- * publishable: it loads through the catalogue loader; every row has a description and tags; each row's
+ * publishable: it loads through the catalogue loader; every row is runnable under the client duties
+ * (catalogue-runnability.ts); every row has a description and tags; each row's
  * `expected` is what the tracker and evaluator compute; a notify message is schema-valid and accepted
  * (the SDK's public path would send it); categories follow the steps and event types; item ids are
  * namespaced by row and keep one role per source; an event identity is reused only by rows that prove
@@ -101,10 +106,11 @@ const IDENTITY_REUSE_TAGS = ['lineage:rule-3-retry', 'lineage:rule-3-type-change
 export function checkCatalogueScenarioBuild(file: CatalogueScenarioFile, validators: CatalogueGeneratorValidators): string[] {
   const problems: string[] = [];
   try {
-    checkCatalogueScenarioFile(JSON.parse(serializeCatalogueScenarioFile(file)), 'fixtures/catalogue-scenarios.json (generated)');
+    checkCatalogueScenarioFile(JSON.parse(serializeCatalogueScenarioFile(file)), GENERATED_FILE);
   } catch (error) {
     return [`format: ${error instanceof Error ? error.message : String(error)}`];
   }
+  for (const problem of catalogueRunnabilityProblems(file)) problems.push(`${problem.row}: runnability: ${describeRunnabilityProblem(GENERATED_FILE, problem)}`);
   const evidence = evaluateCatalogueRows(file.scenarios, validators);
   const identities = new Map<string, string>();
   for (const e of evidence) {

@@ -45,7 +45,6 @@ export function observe(event: JsonObject): JsonObject {
 
 export const notify = (event: JsonObject): CatalogueStep => ({ op: 'notify', message: observe(event) });
 export const rawNotify = (event: JsonObject): CatalogueStep => ({ op: 'rawNotify', message: observe(event) });
-export const rawMessage = (message: JsonObject): CatalogueStep => ({ op: 'rawNotify', message });
 
 export function register(registration: JsonValue, requirements: RegistrationRequirement[] = [], context: Partial<RegistrationContext> = {}): RegisterStep {
   return { op: 'register', registration, requirements, context: { interactive: context.interactive ?? true, environment: context.environment ?? {} } };

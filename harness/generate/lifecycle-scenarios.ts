@@ -5,7 +5,9 @@
 // simulators (published states by the oracle), and each row's transports follow from what its script
 // does: unsolicited frames exist only on stdio, and stdio allows one outstanding intercept per backend.
 
+import { lifecycleRunnabilityProblems } from '../lifecycle/lifecycle-runnability.ts';
 import { checkLifecycleScenarioFile } from '../lifecycle/load-lifecycle-scenarios.ts';
+import { describeRunnabilityProblem } from '../scenarios/runnability.ts';
 import { deriveContentSources, ContentSourceError } from '../lifecycle/content-sources.ts';
 import { observeNotificationFor } from '../lifecycle/observe-message.ts';
 import { simulateChain } from '../lifecycle/simulate-chain.ts';
@@ -113,11 +115,14 @@ export function serializeLifecycleScenarioFile(file: LifecycleScenarioFile): str
 
 // ----- checks of a built file ----------------------------------------------------------------------
 
+const GENERATED_FILE = 'fixtures/lifecycle-scenarios.json (generated)';
+
 type CheckValidators = Pick<ProtocolValidators, 'interceptRequest' | 'interceptResponse' | 'observeNotification'>;
 
 /**
  * Every problem of a generated lifecycle file, one line each (`<row id>: <problem>`); empty when the
- * file is publishable: it loads through the lifecycle loader, every message is schema-valid, its
+ * file is publishable: it loads through the lifecycle loader, every row is runnable under the step
+ * rules (lifecycle-runnability.ts), every message is schema-valid, its
  * content sources derive, each row's `expected`, `chainProof` and transports are what the simulators
  * compute, discarded replies would have been accepted (so only the cancel explains the discard),
  * and every coverage item has a tagged row whose witness holds.
@@ -125,11 +130,12 @@ type CheckValidators = Pick<ProtocolValidators, 'interceptRequest' | 'interceptR
 export function checkLifecycleScenarioBuild(file: LifecycleScenarioFile, validators: CheckValidators): string[] {
   const problems: string[] = [];
   try {
-    checkLifecycleScenarioFile(JSON.parse(serializeLifecycleScenarioFile(file)), 'fixtures/lifecycle-scenarios.json (generated)');
+    checkLifecycleScenarioFile(JSON.parse(serializeLifecycleScenarioFile(file)), GENERATED_FILE);
   } catch (error) {
     problems.push(`format: ${error instanceof Error ? error.message : String(error)}`);
     return problems;
   }
+  for (const problem of lifecycleRunnabilityProblems(file)) problems.push(`${problem.row}: runnability: ${describeRunnabilityProblem(GENERATED_FILE, problem)}`);
   try {
     if (deriveContentSources(file.scenarios).length === 0) problems.push('contentSources: no confirmed upload in the file');
   } catch (error) {

@@ -10,7 +10,9 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../protocol/load-validators.ts';
 import { sha256Hex } from '../protocol/sha256-hex.ts';
 import type { ProtocolValidators } from '../protocol/validator-types.ts';
+import { lifecycleRunnabilityProblems } from '../lifecycle/lifecycle-runnability.ts';
 import { simulateStepScript } from '../lifecycle/simulate-step-script.ts';
+import { describeRunnabilityProblem } from '../scenarios/runnability.ts';
 import type { StepScenario } from '../lifecycle/scenario-types.ts';
 
 /** The fixture row it is derived from (fixed, not configurable: the case is about credentials, not semantics). */
@@ -44,5 +46,12 @@ export function isolationScenario(validators: Pick<ProtocolValidators, 'intercep
   delete (derived as { tags?: unknown }).tags;
   derived.description = `sender isolation: ${SOURCE_ROW} with its items removed and the upload going to an independent origin`;
   const expected = simulateStepScript(derived, validators).expected;
-  return { ...derived, expected: { ...expected, uploadStatuses: [201] } };
+  const scenario: StepScenario = { ...derived, expected: { ...expected, uploadStatuses: [201] } };
+  // The derived row is run by a real client like any lifecycle row, so it keeps the same step rules.
+  const unrunnable = lifecycleRunnabilityProblems({ version: 1, scenarios: [scenario] });
+  if (unrunnable.length > 0) {
+    const lines = unrunnable.map((problem) => describeRunnabilityProblem(`the ${ISOLATION_ROW_ID} row derived from fixtures/lifecycle-scenarios.json › ${SOURCE_ROW}`, problem));
+    throw new Error(`harness bug: ${lines.join('; ')}`);
+  }
+  return scenario;
 }

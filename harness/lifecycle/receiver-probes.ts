@@ -6,14 +6,11 @@
 //
 // Nothing here logs or returns a credential: results are labels, statuses and our own words.
 
-import { readFileSync } from 'node:fs';
-
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 
 import type { ClientAuthSettings } from '../auth/auth-settings.ts';
 import { UPLOAD_TOKEN } from '../auth/constants.ts';
-import { acquireToken } from '../auth/probes.ts';
-import { endpointRoutes } from '../http/endpoint-routes.ts';
+import { describeAnswer, eventWire, probePost, type ProbeAnswer } from '../auth/event-auth-wire.ts';
 import { isJsonObject, type JsonObject } from '../protocol/json.ts';
 import { sha256Hex } from '../protocol/sha256-hex.ts';
 import type { LifecycleScenario } from './scenario-types.ts';
@@ -71,7 +68,7 @@ export async function runReceiverProbes(target: ReceiverProbeTarget): Promise<Re
       const label = RECEIVER_PROBES.find((probe) => probe.name === name)!.label;
       results[name] = ok ? undefined : `${label}: expected ${expected}, got ${got}`;
     };
-    expect('raw-upload', '201 with an exact receipt', describe(first), true);
+    expect('raw-upload', '201 with an exact receipt', describeAnswer(first), true);
 
     const changedBytes = Buffer.from('changed bytes', 'utf8');
     const changed = await upload(target.uploadEndpoint, changedBytes, { token: UPLOAD_TOKEN }, timeoutMs);
@@ -79,51 +76,39 @@ export async function runReceiverProbes(target: ReceiverProbeTarget): Promise<Re
     expect(
       'changed-bytes',
       '201 with an exact receipt and a new ref',
-      changedReceipt === undefined ? describe(changed) : changedReceipt.ref === receipt.ref ? 'the same ref as the original bytes' : '201 with a new ref',
+      changedReceipt === undefined ? describeAnswer(changed) : changedReceipt.ref === receipt.ref ? 'the same ref as the original bytes' : '201 with a new ref',
       changedReceipt !== undefined && changedReceipt.ref !== receipt.ref,
     );
     const missing = await upload(target.uploadEndpoint, raw, {}, timeoutMs);
-    expect('missing-upload-credential', '401', describe(missing), missing.status === 401);
+    expect('missing-upload-credential', '401', describeAnswer(missing), missing.status === 401);
     const wrong = await upload(target.uploadEndpoint, raw, { token: 'wrong' }, timeoutMs);
-    expect('wrong-upload-credential', '401', describe(wrong), wrong.status === 401);
+    expect('wrong-upload-credential', '401', describeAnswer(wrong), wrong.status === 401);
 
     const event = probeEvent(target.rows);
-    const observe = (body: JsonObject): Promise<Answer> =>
+    const observe = (body: JsonObject): Promise<ProbeAnswer> =>
       wire.observe({ jsonrpc: '2.0', method: 'hooks/observe', params: { protocolVersion: 'draft', event: withBody(event, body) } }, timeoutMs);
     const readable = await observe({ ref: receipt.ref });
-    expect('original-ref-readable', '202/204 with an empty body', describe(readable), emptyAccept(readable));
+    expect('original-ref-readable', '202/204 with an empty body', describeAnswer(readable), emptyAccept(readable));
     const neverUploaded = await observe({ ref: 'never-uploaded' });
-    expect('missing-ref-rejected', '409', describe(neverUploaded), neverUploaded.status === 409);
+    expect('missing-ref-rejected', '409', describeAnswer(neverUploaded), neverUploaded.status === 409);
     const wrongSize = await observe({ ref: receipt.ref, size: receipt.size + 1, sha256: receipt.sha256 });
-    expect('size-metadata-rejected', '400', describe(wrongSize), wrongSize.status === 400);
+    expect('size-metadata-rejected', '400', describeAnswer(wrongSize), wrongSize.status === 400);
     const wrongHash = await observe({ ref: receipt.ref, size: receipt.size, sha256: '0'.repeat(64) });
-    expect('hash-metadata-rejected', '400', describe(wrongHash), wrongHash.status === 400);
+    expect('hash-metadata-rejected', '400', describeAnswer(wrongHash), wrongHash.status === 400);
     const again = await observe({ ref: receipt.ref });
-    expect('bytes-unchanged-after-negatives', '202/204 with an empty body', describe(again), emptyAccept(again));
+    expect('bytes-unchanged-after-negatives', '202/204 with an empty body', describeAnswer(again), emptyAccept(again));
     return results;
   } finally {
     await wire.close();
   }
 }
 
-interface Answer {
-  status: number | null;
-  body: string;
-  /** A connection failure code when there is no status. */
-  failure?: string;
-}
-
-function describe(answer: Answer): string {
-  if (answer.status === null) return `no answer (${answer.failure ?? 'error'})`;
-  return answer.body.length > 0 ? `${answer.status} with a ${answer.body.length}-byte body` : `${answer.status}`;
-}
-
-function emptyAccept(answer: Answer): boolean {
+function emptyAccept(answer: ProbeAnswer): boolean {
   return (answer.status === 202 || answer.status === 204) && answer.body.length === 0;
 }
 
 /** The 201 receipt when it is exactly `{ref,size,sha256}` for `bytes` (ref a non-empty string). */
-function exactReceipt(answer: Answer, bytes: Buffer): { ref: string; size: number; sha256: string } | undefined {
+function exactReceipt(answer: ProbeAnswer, bytes: Buffer): { ref: string; size: number; sha256: string } | undefined {
   if (answer.status !== 201) return undefined;
   let body: unknown;
   try {
@@ -151,44 +136,12 @@ function withBody(event: JsonObject, body: JsonObject): JsonObject {
 
 const uploadAgent = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
 
-async function upload(endpoint: string, bytes: Buffer, credential: { token?: string }, timeoutMs: number): Promise<Answer> {
+async function upload(endpoint: string, bytes: Buffer, credential: { token?: string }, timeoutMs: number): Promise<ProbeAnswer> {
   const headers: Record<string, string> = {
     'content-type': 'application/octet-stream',
     'content-length': String(bytes.length),
     'ahp-content-sha256': sha256Hex(bytes),
     ...(credential.token === undefined ? {} : { authorization: `Bearer ${credential.token}` }),
   };
-  return send(endpoint, 'POST', headers, bytes, uploadAgent, timeoutMs);
-}
-
-async function send(url: string, method: 'POST', headers: Record<string, string>, body: Buffer | string, dispatcher: Agent, timeoutMs: number): Promise<Answer> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const response = await request(url, { method, headers, body, dispatcher, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-    return { status: response.statusCode, body: await response.body.text() };
-  } catch (error) {
-    return { status: null, body: '', failure: signal.aborted ? 'timeout' : ((error as { code?: string }).code ?? 'error') };
-  }
-}
-
-interface EventWire {
-  observe(message: JsonObject, timeoutMs: number): Promise<Answer>;
-  close(): Promise<void>;
-}
-
-/** Observes go to `/observe` beside the endpoint, with the client's event auth for its mode. */
-async function eventWire(auth: ClientAuthSettings, endpoint: string): Promise<EventWire> {
-  const url = endpointRoutes(endpoint).observe;
-  const tls =
-    auth.mode === 'mtls' ? { ca: readFileSync(auth.caFile), cert: readFileSync(auth.certFile), key: readFileSync(auth.keyFile) } : undefined;
-  const agent = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000, ...(tls ? { connect: tls } : {}) });
-  let authorization: string | undefined;
-  if (auth.mode === 'bearer') authorization = `Bearer ${auth.token}`;
-  else if (auth.mode === 'workload') authorization = `Bearer ${auth.assertion}`;
-  else if (auth.mode === 'oauth') authorization = `Bearer ${await acquireToken(auth.tokenEndpoint)}`;
-  return {
-    observe: (message, timeoutMs) =>
-      send(url, 'POST', { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, JSON.stringify(message), agent, timeoutMs),
-    close: () => agent.close(),
-  };
+  return probePost(endpoint, headers, bytes, uploadAgent, timeoutMs);
 }

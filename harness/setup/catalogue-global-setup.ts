@@ -8,7 +8,8 @@ import { provideRunServices } from './run-services.ts';
 /**
  * globalSetup of the `catalogue` project: validates the config, the catalogue scenario file and every
  * adapter.json, and opens the run's services (temp dir, lazy trust, broker). Like the lifecycle's,
- * every group run starts its own receiver: its lineage tracker lives for one server process.
+ * every group run starts its own receiver (its lineage tracker lives for one server process), and
+ * the receiver probes theirs.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const config = await loadConfig();

@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { baselineFor } from '../baseline/baseline-for.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { inapplicabilityReason } from '../lifecycle/applicability.ts';
-import { loadLifecycleScenarioFile } from '../lifecycle/load-lifecycle-scenarios.ts';
+import { loadLifecycleScenarioFile, unrunnableLifecycleRows } from '../lifecycle/load-lifecycle-scenarios.ts';
 import { unsatisfiableReason } from '../lifecycle/unsatisfiable-rows.ts';
 import { loadValidators } from '../protocol/load-validators.ts';
 import { LifecycleRunner, lifecycleVerifier } from '../runs/lifecycle-runner.ts';
@@ -12,7 +12,7 @@ import { loadAdapters, needsLifecycleCommands, planMatrix } from '../runs/plan.t
 import type { AuthMode } from '../config/define-config.ts';
 import { BrokerClient } from './broker-client.ts';
 import { defineGroupedSuite } from './grouped-suite.ts';
-import { defineReceiverProbeSuite } from './receiver-probe-suite.ts';
+import { defineReceiverProbeSuite, lifecycleReceiverProbes } from './receiver-probe-suite.ts';
 import { groupsOfShard, probeAdaptersOfShard } from './shard-parts.ts';
 
 /**
@@ -26,6 +26,7 @@ export async function defineLifecycleSuite(shard?: { part: number }): Promise<vo
   const scenarioPath = config.scenarios.lifecycle;
   if (!scenarioPath) throw new Error(`${config.file}: scenarios.lifecycle: expected the lifecycle scenario file path`);
   const file = await loadLifecycleScenarioFile(scenarioPath);
+  const unrunnable = unrunnableLifecycleRows(file, scenarioPath);
   const adapters = loadAdapters(config);
   const broker = new BrokerClient(inject('ahpBroker'), 60_000);
   const trust = (mode: AuthMode) => broker.trust(mode);
@@ -45,7 +46,7 @@ export async function defineLifecycleSuite(shard?: { part: number }): Promise<vo
     rows: file.scenarios,
     groups: groupsOfShard(planMatrix(config, adapters, needsLifecycleCommands), shard),
     rowSkip: (group, row) => {
-      const reason = inapplicabilityReason(row, group.transport) ?? unsatisfiableReason(row);
+      const reason = unrunnable.get(row.id) ?? inapplicabilityReason(row, group.transport) ?? unsatisfiableReason(row);
       return reason === undefined ? undefined : `inapplicable: ${reason}`;
     },
     expectedOf: (row) => row.expected,
@@ -57,7 +58,7 @@ export async function defineLifecycleSuite(shard?: { part: number }): Promise<vo
   defineReceiverProbeSuite({
     config,
     adapters: probeAdaptersOfShard([...adapters.values()], shard),
-    rows: file.scenarios,
+    family: lifecycleReceiverProbes(file.scenarios),
     scenarioFile: scenarioPath,
     trust,
     runDir: inject('ahpRunDir'),

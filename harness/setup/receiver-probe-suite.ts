@@ -9,7 +9,9 @@ import type { ClientAuthSettings, ServerAuthSettings } from '../auth/auth-settin
 import { UPLOAD_TOKEN } from '../auth/constants.ts';
 import type { AuthMode } from '../config/define-config.ts';
 import type { ResolvedConfig } from '../config/load-config.ts';
-import { RECEIVER_PROBES, runReceiverProbes, type ReceiverProbeResults } from '../lifecycle/receiver-probes.ts';
+import { CATALOGUE_RECEIVER_PROBES, runCatalogueReceiverProbes } from '../catalogue/catalogue-receiver-probes.ts';
+import type { CatalogueScenario } from '../catalogue/scenario-types.ts';
+import { RECEIVER_PROBES, runReceiverProbes } from '../lifecycle/receiver-probes.ts';
 import type { LifecycleScenario } from '../lifecycle/scenario-types.ts';
 
 /** What each receiver probe test records for the reporters. */
@@ -27,10 +29,39 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * A family's harness-driven receiver probes: the probes in order, and one run of all of them against
+ * a fresh HTTP server of the family (`suite` in its config) with the client's event auth of the mode.
+ * Each result is the probe's problem, or undefined when it passed.
+ */
+export interface ReceiverProbeFamily<Name extends string = string> {
+  suite: 'lifecycle' | 'catalogue';
+  probes: ReadonlyArray<{ name: Name; label: string }>;
+  run(server: ServerHandle, clientAuth: ClientAuthSettings): Promise<Record<Name, string | undefined>>;
+}
+
+/** LIFECYCLE-RULES §9: uploads and body references; the probe event comes from the first row's requests.a. */
+export function lifecycleReceiverProbes(rows: LifecycleScenario[]): ReceiverProbeFamily {
+  return {
+    suite: 'lifecycle',
+    probes: RECEIVER_PROBES,
+    run: (server, clientAuth) => runReceiverProbes({ endpoint: server.endpoint, uploadEndpoint: server.uploadEndpoint!, clientAuth, rows }),
+  };
+}
+
+/** The catalogue receiver's answer to what no client sends (catalogue-receiver-probes.ts). */
+export function catalogueReceiverProbes(rows: CatalogueScenario[]): ReceiverProbeFamily {
+  return {
+    suite: 'catalogue',
+    probes: CATALOGUE_RECEIVER_PROBES,
+    run: (server, clientAuth) => runCatalogueReceiverProbes({ endpoint: server.endpoint, controlEndpoint: server.controlEndpoint, clientAuth, rows }),
+  };
+}
+
 export interface ReceiverProbeSuiteOptions {
   config: ResolvedConfig;
   adapters: LoadedAdapter[];
-  rows: LifecycleScenario[];
+  family: ReceiverProbeFamily;
   scenarioFile: string;
   /** Each mode's auth settings, built on first use (the run's server broker). */
   trust: (mode: AuthMode) => Promise<{ server: ServerAuthSettings; client: ClientAuthSettings }>;
@@ -39,12 +70,13 @@ export interface ReceiverProbeSuiteOptions {
 }
 
 /**
- * One test per HTTP receiver probe (LIFECYCLE-RULES §9) per lifecycle server adapter and configured
- * mode, named `<server> <mode> › receiver/<probe>`. Each (server, mode) gets a fresh server of its
+ * One test per HTTP receiver probe of the family per server adapter with a `lifecycleServer` and
+ * configured mode, named `<server> <mode> › receiver/<probe>`. Each (server, mode) gets a fresh server of its
  * own, started only when one of its probes is selected, and the probes run once, in order.
  */
 export function defineReceiverProbeSuite(options: ReceiverProbeSuiteOptions): void {
   if (!options.config.transports.includes('http')) return;
+  const project = options.family.suite;
   for (const adapter of options.adapters) {
     if (!adapter.manifest.lifecycleServer) continue;
     for (const mode of options.config.auth) {
@@ -53,7 +85,7 @@ export function defineReceiverProbeSuite(options: ReceiverProbeSuiteOptions): vo
         const unsupported = adapter.manifest.auth !== undefined && !adapter.manifest.auth.includes(mode)
           ? `unsupported: adapter "${adapter.name}" does not implement auth mode "${mode}" (interop/adapter.json auth)`
           : undefined;
-        let results: Promise<ReceiverProbeResults | { error: string }> | undefined;
+        let results: Promise<Record<string, string | undefined> | { error: string }> | undefined;
         let server: ServerHandle | undefined;
         // eslint-disable-next-line no-empty-pattern -- vitest requires a destructuring pattern for fixtures
         beforeAll(({}, suite) => {
@@ -67,7 +99,7 @@ export function defineReceiverProbeSuite(options: ReceiverProbeSuiteOptions): vo
                 auth: mode,
                 authSettings: { ...trust.server },
                 command: adapter.manifest.lifecycleServer,
-                extraConfig: { suite: 'lifecycle', uploadAuth: { token: UPLOAD_TOKEN }, schemaDir: options.config.schemas },
+                extraConfig: { suite: options.family.suite, uploadAuth: { token: UPLOAD_TOKEN }, schemaDir: options.config.schemas },
                 requireUploadEndpoint: true,
                 scenarioFile: options.scenarioFile,
                 schemaDir: options.config.schemas,
@@ -78,28 +110,28 @@ export function defineReceiverProbeSuite(options: ReceiverProbeSuiteOptions): vo
               if (error instanceof ServerStartError) return { error: `[${error.stage}/${error.kind}] (server) ${error.message}` };
               throw error;
             }
-            return runReceiverProbes({ endpoint: server.endpoint, uploadEndpoint: server.uploadEndpoint!, clientAuth: trust.client, rows: options.rows });
+            return options.family.run(server, trust.client);
           })();
         });
         afterAll(async () => {
           if (server) await stopHttpServer(server);
         });
-        test.for(RECEIVER_PROBES.map((probe) => probe.name))('receiver/%s', async (name, context) => {
-          const probe = RECEIVER_PROBES.find((entry) => entry.name === name)!;
-          context.task.meta.ahpProbe = { project: 'lifecycle', server: adapter.name, auth: mode, probe: name, label: probe.label };
+        test.for(options.family.probes.map((probe) => probe.name))('receiver/%s', async (name, context) => {
+          const probe = options.family.probes.find((entry) => entry.name === name)!;
+          context.task.meta.ahpProbe = { project, server: adapter.name, auth: mode, probe: name, label: probe.label };
           if (unsupported) {
             context.skip(unsupported);
             return;
           }
           const outcome = await results!;
-          const problem = (outcome as ReceiverProbeResults)[name];
+          const problem = (outcome as Record<string, string | undefined>)[name];
           const failure =
             'error' in outcome
               ? `${label} › receiver/${name}\nthe probe server could not start:\n  ${outcome.error}`
               : problem !== undefined
                 ? `${label} › receiver/${name}\nserver fault: server "${adapter.name}": ${problem}`
                 : undefined;
-          await finishTest(context, options.baseline, { project: 'lifecycle', group: label, id: `receiver/${name}` }, failure);
+          await finishTest(context, options.baseline, { project, group: label, id: `receiver/${name}` }, failure);
         });
       });
     }

@@ -83,6 +83,7 @@ describe('configuredRows (what an entry may name)', () => {
     expect(rows).toContainEqual({ project: 'isolation', group: 'reference→reference http/bearer', id: 'sender-isolation' });
     expect(rows).toContainEqual({ project: 'catalogue', group: 'reference→reference stdio/none', id: expect.any(String) });
     expect(rows).toContainEqual({ project: 'lifecycle', group: 'reference mtls', id: 'receiver/raw-upload' });
+    expect(rows).toContainEqual({ project: 'catalogue', group: 'reference bearer', id: 'receiver/event-less-observation' });
   });
 });
 

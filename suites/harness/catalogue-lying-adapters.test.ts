@@ -93,6 +93,8 @@ describe('lying catalogue adapters (one catalogue run: receivers with the refere
           catalogueScenarioIds: ROWS,
         },
         timeoutMs: CHILD_TIMEOUT_MS,
+        // Only the matrix rows (`<server>→<client> …`): the receiver probes have their own self-test.
+        options: { args: ['-t', '→'] },
         runDirPrefix: 'ahp-catalogue-',
       }),
     );

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 import { CATALOGUE_EVENT_TYPES } from '../../harness/catalogue/catalogue-events.ts';
+import { catalogueRunnabilityProblems } from '../../harness/catalogue/catalogue-runnability.ts';
 import { itemNamespaceProblems, itemRoleProblems } from '../../harness/catalogue/item-roles.ts';
 import { lintCatalogueScenarioFile } from '../../harness/catalogue/lint-catalogue-scenario-file.ts';
 import { loadCatalogueScenarioFileSync } from '../../harness/catalogue/load-catalogue-scenarios.ts';
@@ -78,6 +79,11 @@ describe('catalogue scenario generator', () => {
   test('every coverage item is claimed by a row and the tags are exactly the coverage items', () => {
     const tags = new Set(committed.scenarios.flatMap((r) => r.tags ?? []));
     expect([...tags].sort()).toEqual(CATALOGUE_COVERAGE.map((item) => item.tag).sort());
+  });
+
+  test('no row of the committed file is unrunnable (no event-less notification: that is a receiver probe now)', () => {
+    expect(catalogueRunnabilityProblems(committed)).toEqual([]);
+    expect(committed.scenarios.map((r) => r.id)).not.toContain('execution:observation-without-event');
   });
 
   test('ids and sources are ours, not the canonical file\'s', () => {
@@ -157,6 +163,23 @@ describe("the generator's checks catch what they exist for", () => {
     const problems = problemsOf(file).join('\n');
     expect(problems).toMatch(/event:task.change.before: a execution row sends task.change.before/);
     expect(problems).toMatch(/event:task.change.before: has no description/);
+  });
+
+  test('a row no client can run: the old observation-without-event notification, which has no event id to /wait-observed on', () => {
+    const file = fresh();
+    const r = row(file, 'execution:model-error-without-error');
+    const message: JsonObject = { jsonrpc: '2.0', method: 'hooks/observe', params: { protocolVersion: 'draft' } };
+    (r.steps[0] as { message: JsonObject }).message = message;
+    r.expected.sent[0] = message;
+    expect(problemsOf(file).join('\n')).toMatch(
+      /execution:model-error-without-error: runnability: fixtures\/catalogue-scenarios\.json \(generated\): scenarios\[\d+\]\.steps\[0\]\.message\.params\.event: expected an event object with an id .*\[rule: CATALOGUE-RULES §5 notify\/rawNotify/,
+    );
+  });
+
+  test('a row tagged with coverage that only a receiver probe can show', () => {
+    const file = fresh();
+    row(file, 'execution:model-error-without-error').tags!.push('delivery:null-event-id');
+    expect(problemsOf(file)).toContain('execution:model-error-without-error: tag "delivery:null-event-id" is covered by the receiver probe receiver/event-less-observation, not by a row (no client can run such a row)');
   });
 
   test('a file that no longer loads', () => {

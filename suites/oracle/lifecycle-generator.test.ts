@@ -241,6 +241,15 @@ describe('the generator checks catch mistakes', () => {
     expect(problems(file)).toMatch(/cancel\.staged-before-acceptance: the reply discarded at steps\[4\] would be rejected anyway \(capability/);
   });
 
+  test('a row no client can run under the step rules (a wait for an attempt never sent)', () => {
+    const file = copy();
+    const r = row<StepScenario>(file, 'observe.ask-boundary');
+    const wait = r.steps.findIndex((step) => step.op === 'wait');
+    (r.steps[wait] as { count: number }).count = 2;
+    expect(lintLifecycleScenarioFile(file)).toEqual([]);
+    expect(problems(file)).toMatch(/observe\.ask-boundary: runnability: fixtures\/lifecycle-scenarios\.json \(generated\): scenarios\[\d+\]\.steps\[\d+\]\.count: expected at most the 1 attempt\(s\) of "a" sent so far, got 2 \[rule: LIFECYCLE-RULES §4 wait/);
+  });
+
   test('a script the simulator refuses (a receive before its release)', () => {
     const file = copy();
     const r = row<StepScenario>(file, 'observe.ask-boundary');
