@@ -199,6 +199,34 @@ describe('broken clients (one core run: each paired with the reference server ov
   });
 });
 
+describe('a client that stops at the first row it cannot run (one core run over http and stdio)', () => {
+  const run = brokenRun('client', ['dies-at-row'], ['http', 'stdio']);
+  // SELFTEST_SCENARIO_IDS: four positive rows, then the first negative row, whose missing `expected` kills it.
+  const KILLER = 'inject.deliver-at-unknown';
+
+  test('no recorded process survives the run and no ahp-core-* temp dir is left', () => {
+    expectClean(run, ['client-dies-at-row', 'client-dies-at-row-inner'], CHILD_TIMEOUT_MS);
+  });
+
+  test.each([
+    ['http', 'the harness proxy'],
+    ['stdio', 'the stdio relay'],
+  ])('%s: every row fails, and every message names the row it died on and the tail of its output, credentials redacted', (transport, source) => {
+    expectGroup(run, `reference→client-dies-at-row ${transport}/none`, {
+      kind: 'fail-all',
+      needles: [
+        '[report/missing]',
+        'was not written',
+        `it stopped on or after row "${KILLER}" (row 5 of 6): the last request ${source} saw was hooks/intercept id "${KILLER}", and it was answered, which belongs to that row; the next row in its file is "flow.tool.continue-not-advertised"`,
+        "KeyError: 'expected'",
+        '| Traceback (most recent call last):',
+        'Authorization: Bearer [redacted]',
+        /^(?![\s\S]*TEST-ONLY-dies-at-row-credential)/,
+      ],
+    });
+  });
+});
+
 describe('SIGINT to a core run with a hanging server and a client run in flight', () => {
   const roles = ['server-hang', 'server-hang-inner', 'client-leaks-result', 'client-leaks-result-inner'];
   let dirs: ChildRunDirs;
