@@ -102,7 +102,7 @@ export class MatrixRunner {
       }
     }
     const judged = verifyRun(outcome!, spec.scenarios, group.client.manifest.language, { blind: blind !== undefined });
-    const verification = blind ? { ...judged, rows: new Map([...judged.rows].map(([id, row]) => [blind.originalId.get(id)!, unblind(row, id, blind.originalId.get(id)!)])) } : judged;
+    const verification = blind ? { ...judged, rows: new Map([...judged.rows].map(([id, row]) => [blind.originalId.get(id)!, unblind(row, blind.originalId.get(id)!, blind.originalId)])) } : judged;
     const anyFailed = [...verification.rows.values()].some((row) => row.verdict === 'failed');
     const keptLogs = anyFailed ? keepLogs(outcome!.logFiles, path.join(options.logDir, safeLabel(group.label))) : [];
     for (const row of verification.rows.values()) row.reason = pointAtKeptLogs(row.reason, outcome!.logFiles, keptLogs);
@@ -112,10 +112,11 @@ export class MatrixRunner {
 
 /**
  * A blind row's verdict under its original id. Its reason quotes the evidence as the adapters saw it,
- * opaque ids included, so it says which opaque id was this row's.
+ * opaque ids included (its own, or another row's where the run died), so it says which row each is.
  */
-function unblind(row: RowVerdict, opaque: string, original: string): RowVerdict {
-  const reason = row.reason.includes(opaque) ? `${row.reason}\n(blind run: this row ran as the opaque id "${opaque}")` : row.reason;
+function unblind(row: RowVerdict, original: string, originalId: ReadonlyMap<string, string>): RowVerdict {
+  const named = [...originalId].filter(([opaque]) => row.reason.includes(opaque)).slice(0, 10);
+  const reason = named.length === 0 ? row.reason : `${row.reason}\n(blind run: ${named.map(([opaque, id]) => `"${opaque}" is row "${id}"`).join('; ')})`;
   return { ...row, id: original, reason };
 }
 

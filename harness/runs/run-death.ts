@@ -94,7 +94,8 @@ export function rowIndexOfMessage(rows: ReadonlyArray<{ id: string }>, message: 
   }
   const eventId = eventIdOf(message);
   if (eventId !== undefined) {
-    const byEvent = messagesOf.findIndex((messages) => messages.some((m) => { const own = eventIdOf(m); return own !== undefined && jsonKey(own) === jsonKey(eventId); }));
+    const key = jsonKey(eventId);
+    const byEvent = messagesOf.findIndex((messages) => messages.some((m) => eventIdOf(m) !== undefined && jsonKey(eventIdOf(m)) === key));
     if (byEvent >= 0) return byEvent;
   }
   return undefined;

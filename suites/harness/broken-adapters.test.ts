@@ -21,7 +21,7 @@ const CHILD_TIMEOUT_MS = 90_000;
  * name, each paired with the reference adapter in the other role, plus reference→reference. It runs in
  * beforeAll (which fills the returned object) and its folder is removed in afterAll.
  */
-function brokenRun(role: 'server' | 'client', names: string[], transports: ChildConfig['transports']): CompletedRun {
+function brokenRun(role: 'server' | 'client', names: string[], transports: ChildConfig['transports'], watchdogs = WATCHDOGS): CompletedRun {
   const run = {} as CompletedRun;
   beforeAll(async () => {
     const pairWithReference = (name: string) =>
@@ -34,7 +34,7 @@ function brokenRun(role: 'server' | 'client', names: string[], transports: Child
         adapters: [referenceAdapter(), ...names.map((name) => fixtureAdapter(`broken-${role}-${name}`))],
         pairings: [{ server: 'reference', client: 'reference' }, ...names.map(pairWithReference)],
         transports,
-        watchdogs: WATCHDOGS,
+        watchdogs,
       },
     });
     Object.assign(run, completed);
@@ -200,7 +200,8 @@ describe('broken clients (one core run: each paired with the reference server ov
 });
 
 describe('a client that stops at the first row it cannot run (one core run over http and stdio)', () => {
-  const run = brokenRun('client', ['dies-at-row'], ['http', 'stdio']);
+  // It runs the real reference client over five rows before it dies: no watchdog may cut that short.
+  const run = brokenRun('client', ['dies-at-row'], ['http', 'stdio'], { startupMs: 15_000, runMs: 45_000 });
   // SELFTEST_SCENARIO_IDS: four positive rows, then the first negative row, whose missing `expected` kills it.
   const KILLER = 'inject.deliver-at-unknown';
 
