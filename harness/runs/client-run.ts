@@ -28,6 +28,11 @@ import { endInstances, readStdioEvidence, snapshotLiveInstances } from './stdio-
 import type { Scenario } from '../scenarios/types.ts';
 import type { ClientRunOutcome, ClientRunSpec, RunFailure, RunStage } from './types.ts';
 import { adapterFolderPart } from '../adapters/file-name-part.ts';
+import { isJsonObject, jsonKey } from '../protocol/json.ts';
+import { receiptEnvelope } from '../verify/verify-run.ts';
+import { readLogTail } from './log-tail.ts';
+import { secretsOfAuthSettings } from './redact-secrets.ts';
+import { describeRunDeath } from './run-death.ts';
 
 export const RELAY_PATH = fileURLToPath(new URL('./stdio-relay.mjs', import.meta.url));
 
@@ -257,6 +262,7 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
   }
 
   // ----- report -------------------------------------------------------------------------------------
+  const reportFailure = failures.length;
   const report = readJsonFile(files.reportFile, (kind, message) => fail('report', kind, `${who}: ${message}; see ${files.clientLog}`), 'report');
 
   // ----- HTTP receipts and the proxy's record ------------------------------------------------------------
@@ -277,7 +283,30 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
     if (proxy) ({ responses, sent } = proxyEvidence(proxy.exchanges()));
   }
 
+  // A client that left no readable report: say where it was (the last request seen, its row) and how its output ends.
+  const noReport = failures[reportFailure];
+  if (report === undefined && noReport !== undefined) {
+    const seen = sent !== undefined ? { messages: sent, source: transport === 'stdio' ? 'the stdio relay' : 'the harness proxy' } : receipts !== undefined ? { messages: receipts.map(receiptEnvelope), source: `server "${spec.server.name}"` } : undefined;
+    noReport.message += describeRunDeath({
+      rows: spec.clientScenarios ?? spec.scenarios,
+      seen,
+      noEvidence: `server "${spec.server.name}" gave no receipts for this run`,
+      ...(responses === undefined ? {} : { answered: answeredIn(responses) }),
+      logTail: readLogTail(files.clientLog, { secrets: secretsOfAuthSettings(opts.authSettings) }),
+      logFile: files.clientLog,
+    });
+  }
+
   return outcome({ report, receipts, exitCode: exit.code, signal: exit.signal, timedOut, ...(responses === undefined ? {} : { responses }), ...(sent === undefined ? {} : { sent }), ...(evidenceNote === undefined ? {} : { evidenceNote }) });
+}
+
+/** Whether the response record holds an answer to `message` (paired by request id and method). */
+function answeredIn(responses: readonly unknown[]): (message: unknown) => boolean | undefined {
+  return (message) => {
+    if (!isJsonObject(message) || message.id === undefined) return undefined;
+    const key = jsonKey(message.id);
+    return responses.some((r) => isJsonObject(r) && jsonKey(r.requestId) === key && r.method === message.method && r.status !== null);
+  };
 }
 
 function readProxyTls(files: ProxyTlsFiles): { ca: Buffer; server: { cert: Buffer; key: Buffer }; clients: Array<{ cert: Buffer; key: Buffer }> } {

@@ -32,6 +32,9 @@ import { parseJsonText } from '../protocol/json-text.ts';
 import { reapRegisteredProcesses } from './registered-processes.ts';
 import type { RunFailure, RunStage } from './types.ts';
 import { adapterFolderPart } from '../adapters/file-name-part.ts';
+import { readLogTail } from './log-tail.ts';
+import { secretsOfAuthSettings } from './redact-secrets.ts';
+import { describeRunDeath } from './run-death.ts';
 
 export type LifecycleSuite = 'lifecycle' | 'catalogue';
 
@@ -230,6 +233,7 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
     }
     if (!timedOut && exit.signal !== null) fail('run', 'signal', `${who}: the client was killed by ${exit.signal}; see ${files.clientLog}`, 'client');
 
+    const reportFailure = failures.length;
     const report = readReport(files.reportFile, (kind, message) => fail('report', kind, `${who}: ${message}; see ${files.clientLog}`, 'client'));
     let receipts: unknown;
     if (httpServer) {
@@ -240,6 +244,8 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
     } else if (isObject(report)) {
       receipts = report.receipts;
     }
+    const noReport = failures[reportFailure];
+    if (report === undefined && noReport !== undefined) noReport.message += runDeathClue(spec, receipts, files.clientLog);
     return outcome({ report, receipts, clientStarted: true, exitCode: exit.code, signal: exit.signal, timedOut });
   } finally {
     await clientProcess?.stop(graceMs);
@@ -258,6 +264,37 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
       fail('run', 'cleanup', problem.message, problem.party);
     }
   }
+}
+
+/**
+ * Where a lifecycle client that left no readable report was when it died: over HTTP the receiver's
+ * log says which message reached it last; over stdio the log travels in the report, so only the
+ * client's output can tell.
+ */
+function runDeathClue(spec: LifecycleRunSpec, receipts: unknown, clientLog: string): string {
+  const entries = isObject(receipts) && Array.isArray(receipts.entries) ? receipts.entries.filter(isObject) : undefined;
+  const withMessages = entries?.filter((entry) => entry.message !== undefined);
+  const idOf = (entry: Record<string, unknown>): string => JSON.stringify(entry.id ?? entry.eventId ?? null);
+  return describeRunDeath({
+    rows: spec.rows,
+    seen: withMessages === undefined ? undefined : { messages: withMessages.map((entry) => entry.message), source: `server "${spec.server.name}"` },
+    noEvidence:
+      spec.transport === 'stdio'
+        ? 'over stdio the receiver\'s receipt log travels in the report, so the harness saw no request'
+        : `server "${spec.server.name}" gave no readable receipt log`,
+    // A `received` entry is answered by a later `replied` of the same id; notifications are never answered.
+    ...(entries === undefined
+      ? {}
+      : {
+          answered: (message: unknown) => {
+            const entry = withMessages!.findLast((e) => e.message === message);
+            if (entry === undefined || entry.kind !== 'received') return undefined;
+            return entries.slice(entries.indexOf(entry) + 1).some((e) => e.kind === 'replied' && idOf(e) === idOf(entry));
+          },
+        }),
+    logTail: readLogTail(clientLog, { secrets: [...secretsOfAuthSettings(spec.clientAuth), UPLOAD_TOKEN, UNAUTHORIZED_UPLOAD_TOKEN] }),
+    logFile: clientLog,
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ServerHandle } from '../adapters/types.ts';
 import type { ClientAuthSettings } from '../auth/auth-settings.ts';
 import type { AuthMode } from '../config/define-config.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { verifyRun, type RunVerification } from '../verify/verify-run.ts';
+import { verifyRun, type RowVerdict, type RunVerification } from '../verify/verify-run.ts';
 import { runClient, type ProxyTlsFiles } from './client-run.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import { blindScenarios } from './blind.ts';
@@ -102,12 +102,22 @@ export class MatrixRunner {
       }
     }
     const judged = verifyRun(outcome!, spec.scenarios, group.client.manifest.language, { blind: blind !== undefined });
-    const verification = blind ? { ...judged, rows: new Map([...judged.rows].map(([id, row]) => [blind.originalId.get(id)!, { ...row, id: blind.originalId.get(id)! }])) } : judged;
+    const verification = blind ? { ...judged, rows: new Map([...judged.rows].map(([id, row]) => [blind.originalId.get(id)!, unblind(row, blind.originalId.get(id)!, blind.originalId)])) } : judged;
     const anyFailed = [...verification.rows.values()].some((row) => row.verdict === 'failed');
     const keptLogs = anyFailed ? keepLogs(outcome!.logFiles, path.join(options.logDir, safeLabel(group.label))) : [];
     for (const row of verification.rows.values()) row.reason = pointAtKeptLogs(row.reason, outcome!.logFiles, keptLogs);
     return { group, selected, outcome: outcome!, verification, keptLogs };
   }
+}
+
+/**
+ * A blind row's verdict under its original id. Its reason quotes the evidence as the adapters saw it,
+ * opaque ids included (its own, or another row's where the run died), so it says which row each is.
+ */
+function unblind(row: RowVerdict, original: string, originalId: ReadonlyMap<string, string>): RowVerdict {
+  const named = [...originalId].filter(([opaque]) => row.reason.includes(opaque)).slice(0, 10);
+  const reason = named.length === 0 ? row.reason : `${row.reason}\n(blind run: ${named.map(([opaque, id]) => `"${opaque}" is row "${id}"`).join('; ')})`;
+  return { ...row, id: original, reason };
 }
 
 /** The renamed rows (true expectations) the blind run's server answers from, in the run dir. */

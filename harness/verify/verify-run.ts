@@ -3,6 +3,7 @@ import { jsonDiff } from '../protocol/json-diff.ts';
 import type { ClientRunOutcome } from '../runs/types.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { compareExact, compareExpected, formatDifferences } from './compare-result.ts';
+import { ownErrorEnvelope, replacedResponseMessage } from './replaced-response.ts';
 
 export const ADAPTER_STATUSES = ['passed', 'failed', 'unsupported', 'inapplicable'] as const;
 export type AdapterStatus = (typeof ADAPTER_STATUSES)[number];
@@ -393,6 +394,14 @@ function checkResponses(
     const key = jsonKey(answer.requestId);
     answersByRequest.set(key, [...(answersByRequest.get(key) ?? []), answer]);
   }
+  // Negative rows whose invalid scripted response did reach the client unchanged: a server that also
+  // replaces some with its own error tells rows apart, which the replaced rows' messages say.
+  const invalidPassedThrough = new Set(
+    applicable.filter((s) => {
+      const answer = s.expected === undefined ? answersByRequest.get(jsonKey(s.request.id))?.[0] : undefined;
+      return answer !== undefined && !answer.invalidJson && (answer.status === undefined || answer.status === 200) && jsonEqual(answer.response, s.response);
+    }).map((s) => s.id),
+  );
   for (const scenario of applicable) {
     const mine = answersByRequest.get(jsonKey(scenario.request.id)) ?? [];
     const where = `"${scenario.id}"`;
@@ -405,11 +414,24 @@ function checkResponses(
     }
     const answer = mine[0]!;
     const process = typeof answer.instance === 'number' ? ` (server process #${answer.instance})` : '';
+    const ownError = answer.status === null || answer.invalidJson ? undefined : ownErrorEnvelope(scenario.response, answer.response);
     if (answer.status === null) {
       const why = typeof answer.failure === 'string' ? ` (${answer.failure})` : '';
       addFault(scenario.id, { label: 'responses/missing', party: 'server', message: `server "${names.server}" did not answer the request of ${where}${why}` });
     } else if (answer.invalidJson) {
       addFault(scenario.id, { label: 'responses/mismatch', party: 'server', message: `server "${names.server}" answered ${where} with a body that is not JSON instead of the scripted response${process}` });
+    } else if (ownError !== undefined) {
+      const message = replacedResponseMessage({
+        server: names.server,
+        scenarioId: scenario.id,
+        scripted: scenario.response,
+        handed: answer.response,
+        error: ownError,
+        where: process,
+        ...(answer.status !== undefined && answer.status !== 200 ? { status: answer.status } : {}),
+        invalidPassedThrough: [...invalidPassedThrough].filter((id) => id !== scenario.id).length,
+      });
+      addFault(scenario.id, { label: 'responses/mismatch', party: 'server', message });
     } else if (answer.status !== undefined && answer.status !== 200) {
       const diff = jsonEqual(answer.response, scenario.response) ? '' : `; the body differs: ${differences(scenario.response, answer.response)}`;
       addFault(scenario.id, { label: 'responses/mismatch', party: 'server', message: `server "${names.server}" answered ${where} with HTTP ${answer.status} instead of the scripted response with 200${diff}` });

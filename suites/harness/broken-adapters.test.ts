@@ -21,7 +21,7 @@ const CHILD_TIMEOUT_MS = 90_000;
  * name, each paired with the reference adapter in the other role, plus reference→reference. It runs in
  * beforeAll (which fills the returned object) and its folder is removed in afterAll.
  */
-function brokenRun(role: 'server' | 'client', names: string[], transports: ChildConfig['transports']): CompletedRun {
+function brokenRun(role: 'server' | 'client', names: string[], transports: ChildConfig['transports'], watchdogs = WATCHDOGS): CompletedRun {
   const run = {} as CompletedRun;
   beforeAll(async () => {
     const pairWithReference = (name: string) =>
@@ -34,7 +34,7 @@ function brokenRun(role: 'server' | 'client', names: string[], transports: Child
         adapters: [referenceAdapter(), ...names.map((name) => fixtureAdapter(`broken-${role}-${name}`))],
         pairings: [{ server: 'reference', client: 'reference' }, ...names.map(pairWithReference)],
         transports,
-        watchdogs: WATCHDOGS,
+        watchdogs,
       },
     });
     Object.assign(run, completed);
@@ -195,6 +195,35 @@ describe('broken clients (one core run: each paired with the reference server ov
     expectGroup(run, 'reference→client-duplicate-row http/none', {
       kind: 'fail-all',
       needles: ['[report/duplicate]', 'scenario "permission.allow" is reported more than once'],
+    });
+  });
+});
+
+describe('a client that stops at the first row it cannot run (one core run over http and stdio)', () => {
+  // It runs the real reference client over five rows before it dies: no watchdog may cut that short.
+  const run = brokenRun('client', ['dies-at-row'], ['http', 'stdio'], { startupMs: 15_000, runMs: 45_000 });
+  // SELFTEST_SCENARIO_IDS: four positive rows, then the first negative row, whose missing `expected` kills it.
+  const KILLER = 'inject.deliver-at-unknown';
+
+  test('no recorded process survives the run and no ahp-core-* temp dir is left', () => {
+    expectClean(run, ['client-dies-at-row', 'client-dies-at-row-inner'], CHILD_TIMEOUT_MS);
+  });
+
+  test.each([
+    ['http', 'the harness proxy'],
+    ['stdio', 'the stdio relay'],
+  ])('%s: every row fails, and every message names the row it died on and the tail of its output, credentials redacted', (transport, source) => {
+    expectGroup(run, `reference→client-dies-at-row ${transport}/none`, {
+      kind: 'fail-all',
+      needles: [
+        '[report/missing]',
+        'was not written',
+        `it stopped on or after row "${KILLER}" (row 5 of 6): the last request ${source} saw was hooks/intercept id "${KILLER}", and it was answered, which belongs to that row; the next row in its file is "flow.tool.continue-not-advertised"`,
+        "KeyError: 'expected'",
+        '| Traceback (most recent call last):',
+        'Authorization: Bearer [redacted]',
+        /^(?![\s\S]*TEST-ONLY-dies-at-row-credential)/,
+      ],
     });
   });
 });

@@ -4,7 +4,8 @@
 // CATALOGUE-RULES §7 ("Reject"), told by a real adapter, plus a client that discovers twice and the
 // classic liar that copies `expected` — fails exactly the rows it touches with the verbatim label(s)
 // of the check that catches it (§6) and the party it charges, while every other row of the group
-// passes; that the honest pairing passes the same rows; that every process the liars recorded is
+// passes (and a client that dies without a report at its first raw row fails every row with a
+// message that names where it stopped); that the honest pairing passes the same rows; that every process the liars recorded is
 // gone afterwards; and that the run left no `ahp-catalogue-*` temp dir behind.
 //
 // Each liar is the REAL reference lifecycle client or server in the catalogue suite with the one
@@ -13,11 +14,12 @@
 // its whole scenario file, so the child's file is a small subset of fixtures/catalogue-scenarios.json
 // chosen so that every lie has a row to touch and rows it must leave alone.
 
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { fixtureAdapter, referenceAdapter, removeChildRun } from './support/child-vitest-run.ts';
 import { completeChildRun, expectClean, GONE_MS, type CompletedRun } from './support/completed-child-run.ts';
 import { allRows, expectRows, type Failing } from './support/expect-labelled-rows.ts';
+import { groupRows } from './support/vitest-json-report.ts';
 
 /** Bound for the whole child vitest run (boot + globalSetup + every group + teardown). */
 const CHILD_TIMEOUT_MS = 150_000;
@@ -53,10 +55,12 @@ const CLIENT_LIES = [
   'accepted-one',
   'discovers-twice',
   'copies-expected',
+  'dies-at-raw-row',
 ];
 
 const L = {
   exit1: 'client exit 1', // (1)
+  wrongReport: 'wrong report language/type', // (2)
   resultIds: 'result IDs must match exactly once', // (4)
   mismatch: (id: string) => `${id}: actual wire/registration result mismatch`, // (5)
   discoveryCount: 'exactly one real discovery required', // (7)
@@ -166,6 +170,24 @@ describe('lying catalogue adapters (one catalogue run: receivers with the refere
 
     test.for(BOTH)('%s: exit 1 after an otherwise honest run fails every row, charged to the client', (transport) => {
       expectRows(run, `reference→client-exits-1 ${transport}/none`, ROWS, allRows(ROWS, { labels: [L.exit1], needles: [`${runCharge(L.exit1, 'client')}the client exited 1`] }));
+    });
+
+    test.for(BOTH)('%s: a client that dies without a report at its first raw row fails every row, and each message names where it stopped', (transport) => {
+      const where =
+        transport === 'http'
+          ? `it stopped on or after row "${SCHEMA_REJECTED}" (row 2 of ${ROWS.length}): the last request server "reference" saw was hooks/observe with event id`
+          : "the row it stopped on is unknown: over stdio the receiver's receipt log travels in the report, so the harness saw no request";
+      expectRows(run, `reference→client-dies-at-raw-row ${transport}/none`, ROWS, allRows(ROWS, {
+        labels: ['report/missing', L.exit1, L.wrongReport],
+        needles: [
+          `${runCharge('report/missing', 'client')}report: catalogue client "client-dies-at-raw-row"`,
+          where,
+          ...(transport === 'http' ? [`which belongs to that row; the next row in its file is "${LINEAGE_PARENT}"`] : []),
+          "| KeyError: 'outcome'",
+          '| debug: upload credential [redacted secret]',
+        ],
+      }));
+      for (const row of groupRows(run.rows, `reference→client-dies-at-raw-row ${transport}/none`)) expect(row.failureMessages.join('\n')).not.toContain('TEST-ONLY-');
     });
 
     test.for(BOTH)('%s: accepting a registration that needs `ask` without anyone to ask fails exactly that row', (transport) => {

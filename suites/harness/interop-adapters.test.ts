@@ -186,7 +186,7 @@ describe('servers that alter responses fail exactly the rows they alter', () => 
   });
 
   test.each(groups.map((group) => [group]))('a server error in place of an invalid scripted response fails that row although the client rejected it (%s)', (group) => {
-    const needles = (id: string) => ['[responses/mismatch]', `server fault: server "repairing" altered the scripted response of "${id}"`, 'added error'];
+    const needles = (id: string) => ['[responses/mismatch]', `server fault: server "repairing" replaced the scripted response of "${id}" with its own error envelope (error -32603 "Internal error: refusing to send an invalid response")`, 'Scripted: {'];
     expectGroup(
       run,
       `repairing→reference ${group}`,

@@ -3,12 +3,15 @@
 // every canonical row in one way and asserts the label lands on exactly the chain it touched. The
 // §7.0 split is exercised throughout: step scripts run in the same log and must stay clean.
 
+import path from 'node:path';
+
 import { describe, expect, test } from 'vitest';
 
 import { loadLifecycleScenarioFileSync } from '../../harness/lifecycle/load-lifecycle-scenarios.ts';
 import type { ChainScenario, LifecycleScenario } from '../../harness/lifecycle/scenario-types.ts';
 import { canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
+import { PROJECT_ROOT } from '../../harness/protocol/load-validators.ts';
 import {
   CANONICAL_ROWS,
   CANONICAL_SKIP,
@@ -49,6 +52,42 @@ function setItems(observed: JsonObject, items: JsonObject[]): void {
 }
 
 const explicitOmit = (items: JsonObject[]): JsonObject[] => items.map(({ body: _b, gap: _g, ...rest }) => ({ ...rest, selection: 'omit' }));
+
+/**
+ * The fake client of issue 17: it sends every empty chain view — intercept calls and observations
+ * alike — in the explicit omit form of its row's original items (what the SDK clients send), and the
+ * receiver records exactly that. Returns how many messages it rewrote, so a test cannot pass vacuously.
+ */
+function sendExplicitOmitViews(c: RunCase, edit: (items: JsonObject[]) => JsonObject[] = (items) => items): number {
+  let rewritten = 0;
+  for (const entry of c.entries) {
+    if (entry.kind !== 'received' && entry.kind !== 'observed') continue;
+    const event = eventIn(entry);
+    const row = chainOfEvent(c, event.id);
+    const original = row?.requests.a?.params.event.items as JsonObject[] | undefined;
+    if (original === undefined || original.length === 0 || (event.items as JsonObject[]).length > 0) continue;
+    event.items = edit(explicitOmit(original));
+    if (entry.kind === 'observed') entry.event = cloneJson(event);
+    rewritten++;
+  }
+  return rewritten;
+}
+
+/** The chain row of `c` whose request carries event id `eventId`. */
+function chainOfEvent(c: RunCase, eventId: unknown): ChainScenario | undefined {
+  return c.rows.find((row): row is ChainScenario => row.chain !== undefined && row.requests.a?.params.event.id === eventId);
+}
+
+/** The first intercept call of the chains in `c` whose view is empty, and its row. */
+function emptyInterceptCall(c: RunCase): { entry: JsonObject; row: ChainScenario } {
+  for (const entry of c.entries) {
+    const row = entry.kind === 'received' ? chainOfEvent(c, eventIn(entry).id) : undefined;
+    if (row !== undefined && (eventIn(entry).items as JsonObject[]).length === 0) return { entry, row };
+  }
+  throw new Error('no chain intercept call with an empty view');
+}
+
+const OWN_CHAIN_ROWS = loadLifecycleScenarioFileSync(path.join(PROJECT_ROOT, 'fixtures', 'lifecycle-scenarios.json')).scenarios.filter((row) => row.chain !== undefined);
 
 describe.skipIf(CANONICAL_ROWS === undefined)(CANONICAL_ROWS ? '§7.8 chains' : `§7.8 chains (${CANONICAL_SKIP})`, () => {
   describe('§11 Chains reject', () => {
@@ -301,6 +340,57 @@ describe.skipIf(CANONICAL_ROWS === undefined)(CANONICAL_ROWS ? '§7.8 chains' : 
       setItems(observed, explicitOmit(original));
       expectClean(verify(c));
     });
+
+    test.for(['http', 'stdio'] as const)('%s: a client that sends every empty view in the explicit omit form, intercept calls too', (transport) => {
+      const c = honestCase(rows, transport);
+      const calls = c.entries.filter((e) => e.kind === 'received' && [FAIL_OPEN, CONTINUE].includes(String(eventIn(e).id)));
+      expect(sendExplicitOmitViews(c)).toBeGreaterThan(0);
+      // The two rows the SDK clients failed before §7.8 was corrected: their omit call now carries items.
+      for (const id of [FAIL_OPEN, CONTINUE]) {
+        expect(calls.some((e) => eventIn(e).id === id && (eventIn(e).items as JsonObject[]).some((item) => item.selection === 'omit'))).toBe(true);
+      }
+      expectClean(verify(c));
+    });
+  });
+
+  describe('the explicit omit form of an intercept call: exactly that form, nothing else', () => {
+    const broken: Array<[string, (items: JsonObject[]) => JsonObject[]]> = [
+      ['a changed item id', (items) => items.map((item) => ({ ...item, id: 'other-item' }))],
+      ['a body', (items) => items.map((item) => ({ ...item, body: { ref: 'rcv-1' } }))],
+      ['a gap', (items) => items.map((item) => ({ ...item, gap: { reason: 'omitted' } }))],
+      ['a selection other than omit', (items) => items.map((item) => ({ ...item, selection: 'metadata' }))],
+      ['changed metadata', (items) => items.map((item) => ({ ...item, mediaType: 'text/markdown' }))],
+      ['an extra key', (items) => items.map((item) => ({ ...item, note: 'extra' }))],
+      ['an item dropped', (items) => items.slice(1).concat(items.length > 1 ? [] : [{ ...items[0]!, id: 'replacement' }])],
+    ];
+    test.for(broken)('%s fails its row', ([, edit]) => {
+      const c = http();
+      const { entry, row } = emptyInterceptCall(c);
+      eventIn(entry).items = edit(explicitOmit(row.requests.a!.params.event.items as JsonObject[]));
+      const v = verify(c);
+      expectOnRow(v, row.id, 'chain intercept selection/effective request mismatch');
+      expect(v.rows.get(row.id)!.map((check) => check.message).join('\n')).toContain('nor is it the explicit omit form of the original items');
+    });
+  });
+});
+
+describe('§7.8 chains on our own fixtures: the explicit omit client', () => {
+  test('our fixtures have chain rows with an empty intercept view', () => {
+    expect(OWN_CHAIN_ROWS.some((row) => row.chainProof.requests.some((request) => ((request.params.event.items as unknown[] | undefined) ?? []).length === 0))).toBe(true);
+  });
+
+  test.for(['http', 'stdio'] as const)('%s: every chain row passes with every empty view in the explicit omit form', (transport) => {
+    expectClean(verify(honestCase(OWN_CHAIN_ROWS, transport)));
+    const c = honestCase(OWN_CHAIN_ROWS, transport);
+    expect(sendExplicitOmitViews(c)).toBeGreaterThan(0);
+    expectClean(verify(c));
+  });
+
+  test('the same client with an item id changed in the omit form fails exactly the rows it sent that to', () => {
+    const c = honestCase(OWN_CHAIN_ROWS, 'http');
+    const { entry, row } = emptyInterceptCall(c);
+    eventIn(entry).items = explicitOmit(row.requests.a!.params.event.items as JsonObject[]).map((item, i) => (i === 0 ? { ...item, id: `${String(item.id)}-changed` } : item));
+    expectOnRow(verify(c), row.id, 'chain intercept selection/effective request mismatch');
   });
 });
 

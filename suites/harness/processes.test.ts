@@ -454,7 +454,8 @@ describe('runClient', () => {
     );
     expect(outcome.exitCode).toBe(0);
     expect(outcome.failures.map((f) => `${f.stage}/${f.kind}`)).toEqual(['report/missing']);
-    expect(outcome.failures[0]!.message).toMatch(/^report: .*report\.json was not written; see .*client\.log$/);
+    // Where it stopped: its one request reached the server (through the harness proxy), which names its row.
+    expect(outcome.failures[0]!.message).toMatch(/^report: .*report\.json was not written; see .*client\.log; it stopped on or after row "s-1" \(row 1 of 1\): the last request the harness proxy saw was hooks\/intercept id "s-1", and it was answered, which belongs to that row; it was the last row of its file; its output /);
     expect(outcome.receipts).toHaveLength(1);
   });
 

@@ -204,11 +204,38 @@ describe('verifyRun: over stdio the client must have seen the scripted responses
     const verification = verifyRun(stdio(replaced), all, 'ts');
     expect(verification.integrity).toEqual([]);
     expect(verification.rows.get('n')?.verdict).toBe('failed');
-    expect(verification.rows.get('n')?.reason).toContain('[responses/mismatch] server fault: server "s" altered the scripted response of "n"');
-    expect(verification.rows.get('n')?.reason).toContain('removed result');
-    expect(verification.rows.get('n')?.reason).toContain('added error');
+    const reason = verification.rows.get('n')?.reason ?? '';
+    expect(reason).toContain('[responses/mismatch] server fault: server "s" replaced the scripted response of "n" with its own error envelope (error -32603 "internal error")');
+    expect(reason).toContain('a server must hand every scripted response through unchanged, invalid ones included');
+    // The evidence: both responses, as JSON.
+    expect(reason).toContain(`Scripted: ${JSON.stringify(negative.response)}; handed: {"jsonrpc":"2.0","id":"n","error":{"code":-32603,"message":"internal error"}}`);
+    // The other negative row ("h") went through unchanged: the server tells rows apart, and the message says so.
+    expect(reason).toContain('in the same run it handed 1 other invalid scripted response(s) through unchanged, so it treats invalid rows differently');
+    expect(reason).toContain('AHP_BLIND=1');
     expect(verification.rows.get('p')?.verdict).toBe('passed');
     expect(verification.rows.get('h')?.verdict).toBe('passed');
+  });
+
+  test('a server that replaces every invalid scripted response is not said to tell rows apart', () => {
+    const error = { code: -32603, message: 'internal error' };
+    const replaced = honest.map((r) => (r.requestId === 'n' || r.requestId === 'h' ? { ...r, response: { jsonrpc: '2.0', id: r.requestId, error } } : r));
+    for (const id of ['n', 'h']) {
+      const reason = reasonOf(replaced, id);
+      expect(reason).toContain(`replaced the scripted response of "${id}" with its own error envelope (error -32603 "internal error")`);
+      expect(reason).not.toContain('treats invalid rows differently');
+    }
+  });
+
+  test('an error envelope that IS the scripted response passes; an altered result is still "altered", not "replaced"', () => {
+    const scriptedError: Scenario = { ...negative, id: 'e', request: { ...negative.request, id: 'e' }, response: { jsonrpc: '2.0', id: 'e', error: { code: -32603, message: 'internal error' } } };
+    const rows = [...goodRows, { id: 'e', status: 'passed', actual: { rejected: true } }];
+    const records = [...honest, { requestId: 'e', method: 'hooks/intercept', response: scriptedError.response }];
+    const passed = verifyRun(outcome({ language: 'ts', results: rows }, { spec: { server: 's', client: 'c', transport: 'stdio', auth: 'none' }, receipts: [...all, scriptedError].map((s) => s.request), responses: records }), [...all, scriptedError], 'ts');
+    expect(passed.rows.get('e')?.verdict).toBe('passed');
+    const altered = honest.map((r) => (r.requestId === 'p' ? { ...r, response: { jsonrpc: '2.0', id: 'p', result: { protocolVersion: 'draft', effects: [], note: 1 } } } : r));
+    const reason = reasonOf(altered, 'p');
+    expect(reason).toContain('altered the scripted response of "p"');
+    expect(reason).not.toContain('error envelope');
   });
 
   test('a repaired response names the path that changed; a line that is not JSON says so', () => {
@@ -307,7 +334,9 @@ describe('verifyRun: what the client sent tells its faults from the server\'s', 
   });
   test('an HTTP error status in place of the scripted response fails the row', () => {
     const erred = records.map((r) => (r.requestId === 'n' ? { ...r, status: 400, response: { jsonrpc: '2.0', id: 'n', error: { code: -32602, message: 'bad' } } } : r));
-    expect(reason({ responses: erred }, 'n')).toContain('[responses/mismatch] server fault: server "s" answered "n" with HTTP 400 instead of the scripted response with 200');
+    expect(reason({ responses: erred }, 'n')).toContain('[responses/mismatch] server fault: server "s" replaced the scripted response of "n" with its own error envelope (error -32602 "bad") (with HTTP 400, not 200)');
+    const empty = records.map((r) => (r.requestId === 'n' ? { ...r, status: 400, response: null } : r));
+    expect(reason({ responses: empty }, 'n')).toContain('[responses/mismatch] server fault: server "s" answered "n" with HTTP 400 instead of the scripted response with 200');
   });
   test('a request the proxy could not deliver is the server\'s fault', () => {
     const unreachable = records.map((r) => (r.requestId === 'h' ? { requestId: 'h', method: 'hooks/intercept', status: null, response: null, failure: 'ECONNREFUSED' } : r));

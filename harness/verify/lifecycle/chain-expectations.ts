@@ -1,6 +1,7 @@
 // What an observation chain row obliges on the wire (LIFECYCLE-RULES §7.8), beyond its chainProof:
 // the `params.state.permission` each serial intercept call must carry, recomputed from the replies
-// that came before it, and the explicit-omit form an observer may receive instead of an empty view.
+// that came before it, and the explicit omit form a subscriber (interceptor or observer) may receive
+// instead of an empty view.
 
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject } from '../../protocol/json.ts';
 import type { PermissionState } from '../../protocol/messages.ts';
@@ -35,21 +36,29 @@ export function expectedChainRequests(row: ChainScenario): JsonObject[] {
 }
 
 /**
- * Whether an observed message is the expected chain observation. Where the expected view has
- * `items: []`, the explicit-omit form is accepted too: every item of the original request event,
- * without `body` or `gap`, with `selection: "omit"`, in order. Our reading of the rules applies it to
- * observations only (they state it there; intercept calls are compared exactly).
+ * Whether a chain message on the wire (an intercept call or an observation) is the expected one.
+ * §7.8 accepts two wire forms wherever the expected view has `items: []`: the empty list, and the
+ * explicit omit form — every item of the original request event, in order, with its id and metadata
+ * unchanged, `selection: "omit"` and neither `body` nor `gap`. Nothing else is accepted: the
+ * explicit form is built from the fixture and compared whole, so a changed id, an added body or an
+ * extra key still fails.
  */
-export function matchesChainObservation(actual: unknown, expected: JsonObject, row: ChainScenario): boolean {
+export function matchesChainWireForm(actual: unknown, expected: JsonObject, row: ChainScenario): boolean {
   if (jsonEqual(actual, expected)) return true;
+  const explicit = explicitOmitForm(expected, row);
+  return explicit !== undefined && jsonEqual(actual, explicit);
+}
+
+/** `expected` with its empty view replaced by the explicit omit form; undefined when its view is not empty. */
+export function explicitOmitForm(expected: JsonObject, row: ChainScenario): JsonObject | undefined {
   const event = eventOf(expected);
-  if (event === undefined || !Array.isArray(event.items) || event.items.length > 0) return false;
+  if (event === undefined || !Array.isArray(event.items) || event.items.length > 0) return undefined;
   const original = row.requests[CHAIN_KEY]?.params.event.items;
-  if (!Array.isArray(original)) return false;
+  if (!Array.isArray(original) || original.length === 0) return undefined;
   const explicit = cloneJson(expected);
   (eventOf(explicit) as JsonObject).items = original.map((item) => {
     const { body: _body, gap: _gap, ...rest } = item as JsonObject;
     return { ...rest, selection: 'omit' };
   });
-  return jsonEqual(actual, explicit);
+  return explicit;
 }

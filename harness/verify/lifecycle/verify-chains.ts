@@ -12,7 +12,7 @@ import { isJsonObject, jsonEqual, type JsonObject } from '../../protocol/json.ts
 import { jsonDiff } from '../../protocol/json-diff.ts';
 import type { ProtocolValidators } from '../../protocol/validator-types.ts';
 import type { ChainScenario } from '../../lifecycle/scenario-types.ts';
-import { expectedChainRequests, matchesChainObservation } from './chain-expectations.ts';
+import { expectedChainRequests, explicitOmitForm, matchesChainWireForm } from './chain-expectations.ts';
 import type { Findings } from './findings.ts';
 import { LABEL } from './labels.ts';
 import { CHAIN_RESULT_LABELS, checkResults, type IndexedResult } from './report-checks.ts';
@@ -123,7 +123,10 @@ function checkChainRow(row: ChainScenario, own: readonly LogEntry[], validators:
   }
 }
 
-/** The intercept calls, one for one and in order, against chainProof.requests with recomputed permission. */
+/**
+ * The intercept calls, one for one and in order, against chainProof.requests with recomputed
+ * permission; each in either wire form of an empty view (§7.8, as for observations).
+ */
 function checkIntercepts(row: ChainScenario, received: readonly LogEntry[], validators: ChainInput['validators'], findings: Findings): void {
   const expected = expectedChainRequests(row);
   if (received.length !== expected.length) {
@@ -131,8 +134,10 @@ function checkIntercepts(row: ChainScenario, received: readonly LogEntry[], vali
   }
   received.forEach((e, k) => {
     const want = expected[k];
-    if (want !== undefined && !jsonEqual(e.entry.message, want)) {
-      findings.row(row.id, LABEL.chainIntercept, 'client or server', `${describeEntry(e)} is not call ${k + 1}: ${jsonDiff(want, e.entry.message).join('; ')}`);
+    if (want !== undefined && !matchesChainWireForm(e.entry.message, want, row)) {
+      // The diff is against the empty view; when the proof's view is empty the explicit omit form was tried too.
+      const also = explicitOmitForm(want, row) === undefined ? '' : ' (nor is it the explicit omit form of the original items)';
+      findings.row(row.id, LABEL.chainIntercept, 'client or server', `${describeEntry(e)} is not call ${k + 1}${also}: ${jsonDiff(want, e.entry.message).join('; ')}`);
     }
     const schema = validators.interceptRequest(e.entry.message);
     if (!schema.valid) findings.row(row.id, LABEL.chainIntercept, 'client or server', `${describeEntry(e)} message fails the intercept request schema: ${schema.errors.join('; ')}`);
@@ -145,7 +150,7 @@ function checkObservations(row: ChainScenario, observed: readonly LogEntry[], va
   const used = new Set<number>();
   const unmatched: LogEntry[] = [];
   for (const e of observed) {
-    const k = expected.findIndex((want, i) => !used.has(i) && matchesChainObservation(e.entry.message, want, row));
+    const k = expected.findIndex((want, i) => !used.has(i) && matchesChainWireForm(e.entry.message, want, row));
     if (k < 0) unmatched.push(e);
     else used.add(k);
   }
