@@ -48,7 +48,7 @@ export default defineConfig({
           name: 'lifecycle',
           maxConcurrency: ROWS_WAITING_AT_ONCE,
           include: [sharded ? 'suites/lifecycle/shards/part-*.test.ts' : 'suites/lifecycle/lifecycle.test.ts'],
-          globalSetup: ['harness/setup/lifecycle-global-setup.ts'],
+          globalSetup: ['harness/families/lifecycle/global-setup.ts'],
           // Rows wait for their group's run (a fresh server plus the client), bounded by the watchdogs.
           testTimeout: 300_000,
           hookTimeout: 120_000,

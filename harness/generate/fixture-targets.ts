@@ -6,8 +6,8 @@ import path from 'node:path';
 
 import type { CatalogueScenarioFile } from '../catalogue/scenario-types.ts';
 import { projectRoot } from '../config/load-config.ts';
-import { deriveContentSources } from '../lifecycle/content-sources.ts';
-import type { LifecycleScenarioFile } from '../lifecycle/scenario-types.ts';
+import { deriveContentSources } from '../families/lifecycle/content-sources.ts';
+import type { LifecycleScenarioFile } from '../families/lifecycle/scenario-types.ts';
 import { formatSemanticProblem, lintScenarioFileSemantics } from '../protocol/semantic-lint/scenario-file-lint.ts';
 import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
@@ -16,8 +16,8 @@ import { checkGeneratedFile } from './check-generated.ts';
 import { CATALOGUE_COVERAGE } from './catalogue-coverage.ts';
 import { buildCatalogueScenarios, checkCatalogueScenarioBuild, serializeCatalogueScenarioFile } from './catalogue-scenarios.ts';
 import { buildCoreScenarios } from './core-scenarios.ts';
-import { LIFECYCLE_COVERAGE } from './lifecycle-coverage.ts';
-import { buildLifecycleScenarios, checkLifecycleScenarioBuild, serializeLifecycleScenarioFile } from './lifecycle-scenarios.ts';
+import { LIFECYCLE_COVERAGE } from '../families/lifecycle/coverage.ts';
+import { buildLifecycleScenarios, checkLifecycleScenarioBuild, serializeLifecycleScenarioFile } from '../families/lifecycle/generate.ts';
 import { catalogueRowRequirements, coreRowRequirements, lifecycleRowRequirements, withRequirements } from '../requirements/row-requirements.ts';
 
 type GeneratorValidators = Pick<ProtocolValidators, 'interceptRequest' | 'interceptResponse' | 'observeNotification' | 'registration'>;

@@ -2,11 +2,11 @@
 // correct anonymous raw upload to the independent origin, a confirmed 201, and a passing credentialed
 // event exchange with its own receiver (the lifecycle verifier, on copies without the upload step).
 
-import type { StepScenario } from '../lifecycle/scenario-types.ts';
-import type { Check, LifecycleVerification } from '../verify/lifecycle/findings.ts';
-import { LABEL as LIFECYCLE_LABEL } from '../verify/lifecycle/labels.ts';
+import type { StepScenario } from '../families/lifecycle/scenario-types.ts';
+import type { Check, LifecycleVerification } from '../families/lifecycle/verify/findings.ts';
+import { LABEL as LIFECYCLE_LABEL } from '../families/lifecycle/verify/labels.ts';
 import { jsonEqual } from '../protocol/json.ts';
-import type { ScriptEvidence, ScriptVerifier } from '../runs/lifecycle-runner.ts';
+import type { ScriptEvidence, ScriptVerifier } from '../families/lifecycle/runner.ts';
 import type { Capture } from './capture-origin.ts';
 
 export const LABELS = {

@@ -7,12 +7,12 @@ import type { CatalogueScenario } from '../catalogue/scenario-types.ts';
 import type { AuthMode } from '../config/define-config.ts';
 import { loadConfig } from '../config/load-config.ts';
 import { loadValidators } from '../protocol/load-validators.ts';
-import { LifecycleRunner, type ScriptVerifier } from '../runs/lifecycle-runner.ts';
+import { LifecycleRunner, type ScriptVerifier } from '../families/lifecycle/runner.ts';
 import { loadAdapters, needsLifecycleCommands, planMatrix } from '../runs/plan.ts';
 import { verifyCatalogueRun } from '../verify/catalogue/verify-catalogue-run.ts';
 import { BrokerClient } from './broker-client.ts';
 import { defineGroupedSuite } from './grouped-suite.ts';
-import { catalogueReceiverProbes, defineReceiverProbeSuite } from './receiver-probe-suite.ts';
+import { catalogueReceiverProbes, defineReceiverProbeSuite } from '../families/lifecycle/receiver-probe-suite.ts';
 
 /**
  * The catalogue family (CATALOGUE-RULES): every row of `scenarios.catalogue` through the lifecycle

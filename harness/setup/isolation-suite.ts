@@ -8,7 +8,7 @@ import { isolationScenario } from '../isolation/isolation-scenario.ts';
 import { planIsolationCases } from '../isolation/isolation-cases.ts';
 import { runIsolationCase } from '../isolation/isolation-run.ts';
 import { loadValidators } from '../protocol/load-validators.ts';
-import { lifecycleVerifier } from '../runs/lifecycle-runner.ts';
+import { lifecycleVerifier } from '../families/lifecycle/runner.ts';
 import { loadAdapters } from '../runs/plan.ts';
 import { BrokerClient } from './broker-client.ts';
 import { defineGroupedSuite } from './grouped-suite.ts';

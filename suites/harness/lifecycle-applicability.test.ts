@@ -4,10 +4,10 @@
 
 import { describe, expect, test } from 'vitest';
 
-import { inapplicabilityReason, splitByTransport } from '../../harness/lifecycle/applicability.ts';
-import { loadLifecycleScenarioFileSync } from '../../harness/lifecycle/load-lifecycle-scenarios.ts';
-import { unsatisfiableReason } from '../../harness/lifecycle/unsatisfiable-rows.ts';
-import type { ChainScenario } from '../../harness/lifecycle/scenario-types.ts';
+import { inapplicabilityReason, splitByTransport } from '../../harness/families/lifecycle/applicability.ts';
+import { loadLifecycleScenarioFileSync } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
+import { unsatisfiableReason } from '../../harness/families/lifecycle/unsatisfiable-rows.ts';
+import type { ChainScenario } from '../../harness/families/lifecycle/scenario-types.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { sampleLifecycleFile } from './support/lifecycle-rows.ts';
 

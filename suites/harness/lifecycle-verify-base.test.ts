@@ -5,11 +5,11 @@
 
 import { describe, expect, test } from 'vitest';
 
-import { splitByTransport } from '../../harness/lifecycle/applicability.ts';
-import { deriveContentSources } from '../../harness/lifecycle/content-sources.ts';
-import type { LifecycleScenario, StepScenario } from '../../harness/lifecycle/scenario-types.ts';
+import { splitByTransport } from '../../harness/families/lifecycle/applicability.ts';
+import { deriveContentSources } from '../../harness/families/lifecycle/content-sources.ts';
+import type { LifecycleScenario, StepScenario } from '../../harness/families/lifecycle/scenario-types.ts';
 import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
-import { verifyLifecycleRun } from '../../harness/verify/lifecycle/verify-lifecycle-run.ts';
+import { verifyLifecycleRun } from '../../harness/families/lifecycle/verify/verify-lifecycle-run.ts';
 import {
   CANONICAL_ROWS,
   CANONICAL_SKIP,

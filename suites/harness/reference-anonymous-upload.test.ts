@@ -12,13 +12,13 @@ import path from 'node:path';
 
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
-import { Uploads } from '../../adapters/reference/lib/lifecycle/uploads.ts';
-import { RowFailure } from '../../adapters/reference/lib/lifecycle/row-failure.ts';
+import { Uploads } from '../../adapters/reference/lifecycle/uploads.ts';
+import { RowFailure } from '../../adapters/reference/lifecycle/row-failure.ts';
 import { writePrivateJson } from '../../harness/adapters/private-json.ts';
 import { createRunTrust, type RunTrust } from '../../harness/auth/run-trust.ts';
 import type { AuthMode } from '../../harness/config/define-config.ts';
 import { sha256Hex } from '../../harness/protocol/sha256-hex.ts';
-import type { StepScenario } from '../../harness/lifecycle/scenario-types.ts';
+import type { StepScenario } from '../../harness/families/lifecycle/scenario-types.ts';
 import type { JsonObject } from '../../harness/protocol/json.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
 import { allowResponse, PUBLISH_STEPS, toolBeforeRequest, uploadStep } from './support/lifecycle-rows.ts';

@@ -31,7 +31,7 @@ import { CATALOGUE_SCENARIOS_FILE } from '../../harness/generate/fixture-targets
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
-import type { Check } from '../../harness/verify/lifecycle/findings.ts';
+import type { Check } from '../../harness/families/lifecycle/verify/findings.ts';
 import { verifyCatalogueRun, type CatalogueVerification } from '../../harness/verify/catalogue/verify-catalogue-run.ts';
 import { UPLOAD_TOKEN, useBadConfigs } from './support/bad-configs.ts';
 import { survivorsAfter } from './support/recorded-pids.ts';

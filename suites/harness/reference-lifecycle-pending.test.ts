@@ -6,8 +6,8 @@ import path from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { contentView, nextPermission } from '../../adapters/reference/lib/lifecycle/chain-runner.ts';
-import { PendingInterceptions } from '../../adapters/reference/lib/lifecycle/pending-interceptions.ts';
+import { contentView, nextPermission } from '../../adapters/reference/lifecycle/chain-runner.ts';
+import { PendingInterceptions } from '../../adapters/reference/lifecycle/pending-interceptions.ts';
 import { PROJECT_ROOT, loadValidators } from '../../harness/protocol/load-validators.ts';
 import type { JsonObject } from '../../harness/protocol/json.ts';
 import { allowResponse, toolBeforeRequest } from './support/lifecycle-rows.ts';

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 
 import { parseCatalogueScenarioFile } from '../../harness/catalogue/load-catalogue-scenarios.ts';
 import { projectRoot } from '../../harness/config/load-config.ts';
-import { parseLifecycleScenarioFile } from '../../harness/lifecycle/load-lifecycle-scenarios.ts';
+import { parseLifecycleScenarioFile } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
 import { REQUIREMENTS, REQUIREMENTS_BY_ID, type Requirement } from '../../harness/requirements/requirement-table.ts';
 import { catalogueRowRequirements, coreRowRequirements, lifecycleRowRequirements, requirementsField } from '../../harness/requirements/row-requirements.ts';
 import { compareWithSpec, DEFAULT_SPEC_DIR, DEFAULT_SPEC_SCHEMA_DIR, readSpecIds, SpecRequirementsError, type SpecId } from '../../harness/requirements/spec-ids.ts';

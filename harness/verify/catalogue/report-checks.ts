@@ -7,8 +7,8 @@ import { expectedActual, type CatalogueScenario } from '../../catalogue/scenario
 import { isJsonObject, jsonEqual, type JsonObject } from '../../protocol/json.ts';
 import { jsonDiff } from '../../protocol/json-diff.ts';
 import { describeValue } from '../../protocol/json-text.ts';
-import type { Findings } from '../lifecycle/findings.ts';
-import { readReportShape } from '../lifecycle/report-checks.ts';
+import type { Findings } from '../../families/lifecycle/verify/findings.ts';
+import { readReportShape } from '../../families/lifecycle/verify/report-checks.ts';
 import { CATALOGUE_LABEL, notPassedLabel, resultMismatchLabel } from './labels.ts';
 
 /**

@@ -7,14 +7,14 @@ import path from 'node:path';
 import { expect } from 'vitest';
 
 import type { Transport } from '../../../harness/config/define-config.ts';
-import { splitByTransport } from '../../../harness/lifecycle/applicability.ts';
-import { loadLifecycleScenarioFileSync } from '../../../harness/lifecycle/load-lifecycle-scenarios.ts';
-import type { LifecycleScenario } from '../../../harness/lifecycle/scenario-types.ts';
+import { splitByTransport } from '../../../harness/families/lifecycle/applicability.ts';
+import { loadLifecycleScenarioFileSync } from '../../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
+import type { LifecycleScenario } from '../../../harness/families/lifecycle/scenario-types.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../../harness/protocol/canonical-interop.ts';
 import { cloneJson, jsonEqual, type JsonObject } from '../../../harness/protocol/json.ts';
 import { PROJECT_ROOT, loadValidators } from '../../../harness/protocol/load-validators.ts';
-import type { LifecycleVerification } from '../../../harness/verify/lifecycle/findings.ts';
-import { verifyLifecycleRun } from '../../../harness/verify/lifecycle/verify-lifecycle-run.ts';
+import type { LifecycleVerification } from '../../../harness/families/lifecycle/verify/findings.ts';
+import { verifyLifecycleRun } from '../../../harness/families/lifecycle/verify/verify-lifecycle-run.ts';
 import { buildHonestRun, deepFreeze, type HonestRunOptions } from './lifecycle-honest-run.ts';
 import { labelsByPlace, type VerifierCase } from './verification-labels.ts';
 

@@ -1,4 +1,4 @@
-import { defineLifecycleSuite } from '../../../harness/setup/lifecycle-suite.ts';
+import { defineLifecycleSuite } from '../../../harness/families/lifecycle/suite.ts';
 
 // Part 01 of a sharded lifecycle run (`--shard=i/n`): the groups harness/setup/shard-parts.ts assigns to it.
 await defineLifecycleSuite({ part: 1 });

@@ -8,7 +8,7 @@
 import type { JsonObject } from '../../../../harness/protocol/json.ts';
 import type { Received } from '../channel.ts';
 import type { HttpChannel } from '../http-channel.ts';
-import type { EventLink } from '../lifecycle/receiver-connection.ts';
+import type { EventLink } from '../../lifecycle/receiver-connection.ts';
 
 export type Notified = { ok: true; /** HTTP only. */ status?: number } | { ok: false; error: string };
 

@@ -11,7 +11,7 @@
 import type { Server } from 'node:http';
 
 import { jsonEqual } from '../../../../harness/protocol/json.ts';
-import { answerWait, badRequest, createControlServer, isCount, type ControlCore } from '../lifecycle/control-server.ts';
+import { answerWait, badRequest, createControlServer, isCount, type ControlCore } from '../../lifecycle/control-server.ts';
 
 const DELIVERY_KINDS = new Set(['observed', 'rejected']);
 

@@ -15,7 +15,7 @@ import type { ServerAuth } from '../../auth.ts';
 import { authorise, createEventServer, type AhpHttpServer } from '../http-binding.ts';
 import type { Log } from '../log.ts';
 import type { AuthStats } from '../request-auth.ts';
-import { readJsonBody } from '../lifecycle/event-http-binding.ts';
+import { readJsonBody } from '../../lifecycle/event-http-binding.ts';
 import type { CatalogueReceiver } from './receiver.ts';
 
 const ROUTES = new Set(['/capabilities', '/observe']);

@@ -17,7 +17,7 @@ import type { JsonObject } from '../../../../harness/protocol/json.ts';
 import type { ProtocolValidators } from '../../../../harness/protocol/validator-types.ts';
 import { errorEnvelope, INTERNAL_ERROR, INVALID_REQUEST, replyId } from '../jsonrpc.ts';
 import type { Log } from '../log.ts';
-import type { ReceiptLog } from '../lifecycle/receipt-log.ts';
+import type { ReceiptLog } from '../../lifecycle/receipt-log.ts';
 
 export interface CatalogueReceiverDeps {
   receipts: ReceiptLog;

@@ -17,8 +17,8 @@ import { evaluateRegistration, type RegistrationValidators } from '../../../../h
 import { eventIdOf } from '../../../../harness/catalogue/receipt-entries.ts';
 import type { CatalogueActual, CatalogueScenario, CatalogueStep } from '../../../../harness/catalogue/scenario-types.ts';
 import { cloneJson, type JsonValue } from '../../../../harness/protocol/json.ts';
-import type { ReceiverControl } from '../lifecycle/receiver-control.ts';
-import { RowFailure } from '../lifecycle/row-failure.ts';
+import type { ReceiverControl } from '../../lifecycle/receiver-control.ts';
+import { RowFailure } from '../../lifecycle/row-failure.ts';
 import type { CatalogueTransport, Notified } from './catalogue-transport.ts';
 import type { SdkObserver } from './sdk-observer.ts';
 

@@ -1,0 +1,47 @@
+// Reads a lifecycle scenario file (`{version:1, scenarios:[...]}` of step scripts and observation
+// chains) — ours or the protocol's — and refuses it unless lintLifecycleScenarioFile finds nothing.
+// Requests and responses are not judged against the AHP schemas here (harness/protocol does that).
+// Rows a client cannot run under the rules do not refuse the file: unrunnableLifecycleRows names them.
+
+import { parseScenarioJson, readScenarioText, readScenarioTextSync } from '../../scenarios/load-scenarios.ts';
+import { ScenarioProblemsError } from '../../scenarios/scenario-problems-error.ts';
+import { unrunnableRowReasons } from '../../scenarios/runnability.ts';
+import { lifecycleRunnabilityProblems } from './lifecycle-runnability.ts';
+import { lintLifecycleScenarioFile } from './lint-lifecycle-scenario-file.ts';
+import type { LifecycleScenarioFile } from './scenario-types.ts';
+
+/** A lifecycle scenario file problem (see ScenarioProblemsError for the message). */
+export class LifecycleScenarioFileError extends ScenarioProblemsError {
+  override readonly name = 'LifecycleScenarioFileError';
+}
+
+export async function loadLifecycleScenarioFile(file: string): Promise<LifecycleScenarioFile> {
+  return parseLifecycleScenarioFile(await readScenarioText(file), file);
+}
+
+export function loadLifecycleScenarioFileSync(file: string): LifecycleScenarioFile {
+  return parseLifecycleScenarioFile(readScenarioTextSync(file), file);
+}
+
+/** Parses and checks lifecycle scenario file text; `file` is only used in error messages. */
+export function parseLifecycleScenarioFile(text: string, file: string): LifecycleScenarioFile {
+  const value = parseScenarioJson(text, file);
+  checkLifecycleScenarioFile(value, file);
+  return value;
+}
+
+/** Throws LifecycleScenarioFileError unless `value` is a clean lifecycle scenario file. */
+export function checkLifecycleScenarioFile(value: unknown, file: string): asserts value is LifecycleScenarioFile {
+  const problems = lintLifecycleScenarioFile(value);
+  if (problems.length > 0) throw new LifecycleScenarioFileError(file, problems);
+}
+
+/**
+ * Row id → why the row is not run, for a file that loaded: the rows no client following the rules
+ * can run (lifecycle-runnability.ts), each reason naming the file, the JSON path and the rule. A file with such rows
+ * still loads (the protocol's own files must run; an unrunnable row of one is skipped with its reason,
+ * never sent to a client that would stop there and lose every other row of the run).
+ */
+export function unrunnableLifecycleRows(file: LifecycleScenarioFile, fileName: string): Map<string, string> {
+  return unrunnableRowReasons(fileName, lifecycleRunnabilityProblems(file));
+}

@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { inject } from 'vitest';
+
+import { baselineFor } from '../../baseline/baseline-for.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import { inapplicabilityReason } from './applicability.ts';
+import { loadLifecycleScenarioFile, unrunnableLifecycleRows } from './load-lifecycle-scenarios.ts';
+import { unsatisfiableReason } from './unsatisfiable-rows.ts';
+import { loadValidators } from '../../protocol/load-validators.ts';
+import { LifecycleRunner, lifecycleVerifier } from './runner.ts';
+import { loadAdapters, needsLifecycleCommands, planMatrix } from '../../runs/plan.ts';
+import type { AuthMode } from '../../config/define-config.ts';
+import { BrokerClient } from '../../setup/broker-client.ts';
+import { defineGroupedSuite } from '../../setup/grouped-suite.ts';
+import { defineReceiverProbeSuite, lifecycleReceiverProbes } from './receiver-probe-suite.ts';
+import { groupsOfShard, probeAdaptersOfShard } from '../../setup/shard-parts.ts';
+
+/**
+ * The lifecycle family: every row of the lifecycle scenario file for every pairing of adapters with
+ * lifecycle commands, transport and auth mode (pairings without them are `unsupported`; rows that
+ * need the other transport are skipped with their reason). One client run per group over the
+ * selected rows, judged by the pure lifecycle verifier (see lifecycle-runner.ts).
+ */
+export async function defineLifecycleSuite(shard?: { part: number }): Promise<void> {
+  const config = await loadConfig();
+  const scenarioPath = config.scenarios.lifecycle;
+  if (!scenarioPath) throw new Error(`${config.file}: scenarios.lifecycle: expected the lifecycle scenario file path`);
+  const file = await loadLifecycleScenarioFile(scenarioPath);
+  const unrunnable = unrunnableLifecycleRows(file, scenarioPath);
+  const adapters = loadAdapters(config);
+  const broker = new BrokerClient(inject('ahpBroker'), 60_000);
+  const trust = (mode: AuthMode) => broker.trust(mode);
+  const runner = new LifecycleRunner({
+    suite: 'lifecycle',
+    schemasDir: config.schemas,
+    verify: lifecycleVerifier(loadValidators(config.schemas)),
+    trust,
+    watchdogs: config.watchdogs,
+    runDir: inject('ahpRunDir'),
+    logDir: path.join(config.reports, 'logs'),
+  });
+  defineGroupedSuite({
+    selection: inject('ahpSelection'),
+    project: 'lifecycle',
+    configFile: config.file,
+    rows: file.scenarios,
+    groups: groupsOfShard(planMatrix(config, adapters, needsLifecycleCommands), shard),
+    rowSkip: (group, row) => {
+      const reason = unrunnable.get(row.id) ?? inapplicabilityReason(row, group.transport) ?? unsatisfiableReason(row);
+      return reason === undefined ? undefined : `inapplicable: ${reason}`;
+    },
+    expectedOf: (row) => row.expected,
+    run: (group, rows) => runner.run(group, rows),
+    parallelism: config.parallelism,
+    baseline: await baselineFor(config),
+    runBoundMs: config.watchdogs.startupMs * 2 + config.watchdogs.runMs * 2 + 30_000,
+  });
+  defineReceiverProbeSuite({
+    config,
+    adapters: probeAdaptersOfShard([...adapters.values()], shard),
+    family: lifecycleReceiverProbes(file.scenarios),
+    scenarioFile: scenarioPath,
+    trust,
+    runDir: inject('ahpRunDir'),
+    baseline: await baselineFor(config),
+  });
+}
