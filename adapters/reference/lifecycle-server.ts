@@ -3,7 +3,7 @@
 // notifications and raw content uploads, and answers the lifecycle control endpoints (README.md,
 // LIFECYCLE-RULES §3). With `suite: "catalogue"` it is the catalogue receiver instead: discovery,
 // observations judged by one source-local lineage tracker, the same listeners and readiness
-// (lib/catalogue/serve-catalogue.ts, CATALOGUE-RULES §4).
+// (catalogue/serve-catalogue.ts, CATALOGUE-RULES §4).
 //
 //   node launch.mjs lifecycle-server.ts --config /abs/server-config.json   (or: node --import tsx ...)
 //
@@ -32,7 +32,7 @@ import { ScriptedResponses } from './lifecycle/scripted-responses.ts';
 import { serveLifecycleStdio, type StdioLines } from './lifecycle/stdio-binding.ts';
 import { listenAndAnnounce } from './lifecycle/receiver-listeners.ts';
 import { createUploadReceiver } from './lifecycle/upload-receiver.ts';
-import { serveCatalogue } from './lib/catalogue/serve-catalogue.ts';
+import { serveCatalogue } from './catalogue/serve-catalogue.ts';
 import { loadLifecycleScenarioFileSync } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
 import type { LifecycleScenario } from '../../harness/families/lifecycle/scenario-types.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';

@@ -1,11 +1,11 @@
 import { CLIENT_PROBE_TEST, clientProbeCases, clientProbeLabel, planClientProbes } from '../auth/client-probe-cases.ts';
 import { planAuthProbes, PROBE_ENDPOINTS, probeCases } from '../auth/probes.ts';
-import { CATALOGUE_RECEIVER_PROBES } from '../catalogue/catalogue-receiver-probes.ts';
-import { loadCatalogueScenarioFile } from '../catalogue/load-catalogue-scenarios.ts';
+import { CATALOGUE_RECEIVER_PROBES } from '../families/catalogue/catalogue-receiver-probes.ts';
+import { loadCatalogueScenarioFile } from '../families/catalogue/load-catalogue-scenarios.ts';
 import type { LoadedAdapter } from '../adapters/types.ts';
 import type { ResolvedConfig } from '../config/load-config.ts';
-import { planIsolationCases } from '../isolation/isolation-cases.ts';
-import { ISOLATION_ROW_ID } from '../isolation/isolation-scenario.ts';
+import { planIsolationCases } from '../families/isolation/isolation-cases.ts';
+import { ISOLATION_ROW_ID } from '../families/isolation/isolation-scenario.ts';
 import { loadLifecycleScenarioFile } from '../families/lifecycle/load-lifecycle-scenarios.ts';
 import { RECEIVER_PROBES } from '../families/lifecycle/receiver-probes.ts';
 import { loadAdapters, needsLifecycleCommands, planMatrix } from '../runs/plan.ts';

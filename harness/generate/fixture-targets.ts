@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 
-import type { CatalogueScenarioFile } from '../catalogue/scenario-types.ts';
+import type { CatalogueScenarioFile } from '../families/catalogue/scenario-types.ts';
 import { projectRoot } from '../config/load-config.ts';
 import { deriveContentSources } from '../families/lifecycle/content-sources.ts';
 import type { LifecycleScenarioFile } from '../families/lifecycle/scenario-types.ts';
@@ -13,8 +13,8 @@ import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import { NEGATIVE_TAGS, type ScenarioFile } from '../scenarios/types.ts';
 import { checkGeneratedFile } from './check-generated.ts';
-import { CATALOGUE_COVERAGE } from './catalogue-coverage.ts';
-import { buildCatalogueScenarios, checkCatalogueScenarioBuild, serializeCatalogueScenarioFile } from './catalogue-scenarios.ts';
+import { CATALOGUE_COVERAGE } from '../families/catalogue/coverage.ts';
+import { buildCatalogueScenarios, checkCatalogueScenarioBuild, serializeCatalogueScenarioFile } from '../families/catalogue/generate.ts';
 import { buildCoreScenarios } from './core-scenarios.ts';
 import { LIFECYCLE_COVERAGE } from '../families/lifecycle/coverage.ts';
 import { buildLifecycleScenarios, checkLifecycleScenarioBuild, serializeLifecycleScenarioFile } from '../families/lifecycle/generate.ts';

@@ -4,7 +4,7 @@
 
 import { describe, expect, test } from 'vitest';
 
-import { alignmentGaps } from '../../harness/verify/catalogue/entry-alignment.ts';
+import { alignmentGaps } from '../../harness/families/catalogue/verify/entry-alignment.ts';
 
 const gaps = (expected: string, actual: string) => alignmentGaps([...expected], [...actual], (a, b) => a === b);
 

@@ -1,4 +1,4 @@
-// The catalogue receiver probes (harness/catalogue/catalogue-receiver-probes.ts) against the honest
+// The catalogue receiver probes (harness/families/catalogue/catalogue-receiver-probes.ts) against the honest
 // reference receiver and lying ones: the REAL `catalogue` project runs once as a child process, only
 // its receiver probes (`-t receiver/`), over HTTP with auth none, and we assert on vitest's JSON
 // report that the honest receiver passes both probes and each lie fails exactly the probe it breaks,
@@ -13,8 +13,8 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { CATALOGUE_RECEIVER_PROBES, type CatalogueReceiverProbeName } from '../../harness/catalogue/catalogue-receiver-probes.ts';
-import { CATALOGUE_PROBE_COVERAGE } from '../../harness/generate/catalogue-coverage.ts';
+import { CATALOGUE_RECEIVER_PROBES, type CatalogueReceiverProbeName } from '../../harness/families/catalogue/catalogue-receiver-probes.ts';
+import { CATALOGUE_PROBE_COVERAGE } from '../../harness/families/catalogue/coverage.ts';
 import { fixtureAdapter, referenceAdapter, removeChildRun } from './support/child-vitest-run.ts';
 import { completeChildRun, GONE_MS, type CompletedRun } from './support/completed-child-run.ts';
 import type { JsonAssertion } from './support/vitest-json-report.ts';

@@ -8,15 +8,15 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, test } from 'vitest';
 
-import { CATALOGUE_SCENARIO_FILE_SCHEMA_URL, lintCatalogueScenarioFile } from '../../harness/catalogue/lint-catalogue-scenario-file.ts';
+import { CATALOGUE_SCENARIO_FILE_SCHEMA_URL, lintCatalogueScenarioFile } from '../../harness/families/catalogue/lint-catalogue-scenario-file.ts';
 import {
   CatalogueScenarioFileError,
   checkCatalogueScenarioFile,
   loadCatalogueScenarioFile,
   loadCatalogueScenarioFileSync,
   parseCatalogueScenarioFile,
-} from '../../harness/catalogue/load-catalogue-scenarios.ts';
-import { CATALOGUE_CATEGORIES, CATALOGUE_STEP_OPS } from '../../harness/catalogue/scenario-types.ts';
+} from '../../harness/families/catalogue/load-catalogue-scenarios.ts';
+import { CATALOGUE_CATEGORIES, CATALOGUE_STEP_OPS } from '../../harness/families/catalogue/scenario-types.ts';
 import { CATALOGUE_SCENARIOS_FILE } from '../../harness/generate/fixture-targets.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { ScenarioFileError } from '../../harness/scenarios/load-scenarios.ts';

@@ -9,8 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
-import { CATALOGUE_RUNNABILITY_RULES } from '../../harness/catalogue/catalogue-runnability.ts';
-import type { CatalogueScenario } from '../../harness/catalogue/scenario-types.ts';
+import { CATALOGUE_RUNNABILITY_RULES } from '../../harness/families/catalogue/catalogue-runnability.ts';
+import type { CatalogueScenario } from '../../harness/families/catalogue/scenario-types.ts';
 import { CatalogueRowRunner as ReadsEventIdRunner } from './fixtures/interop-catalogue-client-reads-event-id/row-runner.ts';
 import { fixtureAdapter, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
 import { groupRows } from './support/vitest-json-report.ts';

@@ -6,7 +6,7 @@
 
 import { describe, expect, test } from 'vitest';
 
-import type { CatalogueScenario } from '../../harness/catalogue/scenario-types.ts';
+import type { CatalogueScenario } from '../../harness/families/catalogue/scenario-types.ts';
 import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
 import {
   CANONICAL_ROWS,

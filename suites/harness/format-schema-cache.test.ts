@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 
 import { afterAll, describe, expect, test } from 'vitest';
 
-import { CATALOGUE_SCENARIO_FILE_SCHEMA_URL } from '../../harness/catalogue/lint-catalogue-scenario-file.ts';
-import { CATALOGUE_STEP_OPS } from '../../harness/catalogue/scenario-types.ts';
+import { CATALOGUE_SCENARIO_FILE_SCHEMA_URL } from '../../harness/families/catalogue/lint-catalogue-scenario-file.ts';
+import { CATALOGUE_STEP_OPS } from '../../harness/families/catalogue/scenario-types.ts';
 import { LIFECYCLE_SCENARIO_FILE_SCHEMA_URL } from '../../harness/families/lifecycle/lint-lifecycle-scenario-file.ts';
 import { LIFECYCLE_STEP_OPS } from '../../harness/families/lifecycle/scenario-types.ts';
 import { PROJECT_ROOT } from '../../harness/protocol/load-validators.ts';

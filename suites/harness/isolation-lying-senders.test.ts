@@ -17,8 +17,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { STATIC_BEARER, UPLOAD_TOKEN } from '../../harness/auth/constants.ts';
-import { LABELS } from '../../harness/isolation/verify-isolation.ts';
-import { ISOLATION_CASES } from '../../harness/isolation/isolation-cases.ts';
+import { LABELS } from '../../harness/families/isolation/verify-isolation.ts';
+import { ISOLATION_CASES } from '../../harness/families/isolation/isolation-cases.ts';
 import { fixtureAdapter, referenceAdapter, removeChildRun } from './support/child-vitest-run.ts';
 import { completeChildRun, expectClean, GONE_MS, type CompletedRun } from './support/completed-child-run.ts';
 import { groupRows } from './support/vitest-json-report.ts';

@@ -1,4 +1,4 @@
-// The sender-isolation capture origin and verifier (harness/isolation/): the protocol runner's own
+// The sender-isolation capture origin and verifier (harness/families/isolation/): the protocol runner's own
 // self-tests (SENDER-ISOLATION-RULES §9) — a clean anonymous upload is credited; every credential,
 // caller header, wrong framing, doubled or missing upload, redirect and wrong descriptor is refused.
 
@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 
 import { rawRequest } from '../../harness/auth/probes-raw-http.ts';
-import { startCaptureOrigin, type Capture, type CaptureOrigin } from '../../harness/isolation/capture-origin.ts';
-import { isolationBody, isolationHash, isolationScenario } from '../../harness/isolation/isolation-scenario.ts';
-import { captureErrors, isolationVerifier, LABELS } from '../../harness/isolation/verify-isolation.ts';
+import { startCaptureOrigin, type Capture, type CaptureOrigin } from '../../harness/families/isolation/capture-origin.ts';
+import { isolationBody, isolationHash, isolationScenario } from '../../harness/families/isolation/isolation-scenario.ts';
+import { captureErrors, isolationVerifier, LABELS } from '../../harness/families/isolation/verify-isolation.ts';
 import { loadValidators, PROJECT_ROOT } from '../../harness/protocol/load-validators.ts';
 import type { ScriptVerifier } from '../../harness/families/lifecycle/runner.ts';
 import type { StepScenario } from '../../harness/families/lifecycle/scenario-types.ts';

@@ -1,6 +1,6 @@
 // End-to-end tests of the reference adapter's lifecycle server and client in the catalogue suite
 // (`suite: "catalogue"`, CATALOGUE-RULES §4–§5), with real processes, judged by the catalogue
-// verifier (harness/verify/catalogue/verify-catalogue-run.ts) as the `catalogue` project will judge
+// verifier (harness/families/catalogue/verify/verify-catalogue-run.ts) as the `catalogue` project will judge
 // them:
 //
 // - HTTP: the test starts the receiver (scenario file `{version:1, scenarios}`, nothing merged:
@@ -23,16 +23,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { writePrivateJson } from '../../harness/adapters/private-json.ts';
 import type { RunTrust } from '../../harness/auth/run-trust.ts';
-import { loadCatalogueScenarioFileSync } from '../../harness/catalogue/load-catalogue-scenarios.ts';
-import { catalogueDiscoveryRequest } from '../../harness/catalogue/reference-manifest.ts';
-import type { CatalogueScenario } from '../../harness/catalogue/scenario-types.ts';
+import { loadCatalogueScenarioFileSync } from '../../harness/families/catalogue/load-catalogue-scenarios.ts';
+import { catalogueDiscoveryRequest } from '../../harness/families/catalogue/reference-manifest.ts';
+import type { CatalogueScenario } from '../../harness/families/catalogue/scenario-types.ts';
 import type { AuthMode, Transport } from '../../harness/config/define-config.ts';
 import { CATALOGUE_SCENARIOS_FILE } from '../../harness/generate/fixture-targets.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
 import type { Check } from '../../harness/families/lifecycle/verify/findings.ts';
-import { verifyCatalogueRun, type CatalogueVerification } from '../../harness/verify/catalogue/verify-catalogue-run.ts';
+import { verifyCatalogueRun, type CatalogueVerification } from '../../harness/families/catalogue/verify/verify-catalogue-run.ts';
 import { UPLOAD_TOKEN, useBadConfigs } from './support/bad-configs.ts';
 import { survivorsAfter } from './support/recorded-pids.ts';
 import { runReferenceOverHttp, runReferenceOverStdio, type ReferencePairRun } from './support/reference-runs.ts';

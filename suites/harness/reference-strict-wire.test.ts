@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 
 import { Barriers } from '../../adapters/reference/lib/barriers.ts';
-import { SdkObserver } from '../../adapters/reference/lib/catalogue/sdk-observer.ts';
+import { SdkObserver } from '../../adapters/reference/catalogue/sdk-observer.ts';
 import { dispatch, type ServerState } from '../../adapters/reference/lib/dispatch.ts';
 import type { Received } from '../../adapters/reference/lib/channel.ts';
 import { StrictEvents, type Delivery, type EventTransport } from '../../adapters/reference/lifecycle/event-transport.ts';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, test } from 'vitest';
 
-import { parseCatalogueScenarioFile } from '../../harness/catalogue/load-catalogue-scenarios.ts';
+import { parseCatalogueScenarioFile } from '../../harness/families/catalogue/load-catalogue-scenarios.ts';
 import { projectRoot } from '../../harness/config/load-config.ts';
 import { parseLifecycleScenarioFile } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
 import { REQUIREMENTS, REQUIREMENTS_BY_ID, type Requirement } from '../../harness/requirements/requirement-table.ts';

@@ -1,4 +1,4 @@
-// The runnability lints (harness/families/lifecycle/lifecycle-runnability.ts, harness/catalogue/
+// The runnability lints (harness/families/lifecycle/lifecycle-runnability.ts, harness/families/catalogue/
 // catalogue-runnability.ts): each rule gets a row of our own generated fixtures edited so that it
 // breaks that rule — and only it: the format lint still finds the edited file clean, so the rule is
 // what catches the row — with the JSON path and the rule named. Every rule of both tables has such a
@@ -10,10 +10,10 @@ import path from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { CATALOGUE_RUNNABILITY_RULES, catalogueRunnabilityProblems } from '../../harness/catalogue/catalogue-runnability.ts';
-import { lintCatalogueScenarioFile } from '../../harness/catalogue/lint-catalogue-scenario-file.ts';
-import { parseCatalogueScenarioFile, unrunnableCatalogueRows } from '../../harness/catalogue/load-catalogue-scenarios.ts';
-import type { CatalogueScenarioFile } from '../../harness/catalogue/scenario-types.ts';
+import { CATALOGUE_RUNNABILITY_RULES, catalogueRunnabilityProblems } from '../../harness/families/catalogue/catalogue-runnability.ts';
+import { lintCatalogueScenarioFile } from '../../harness/families/catalogue/lint-catalogue-scenario-file.ts';
+import { parseCatalogueScenarioFile, unrunnableCatalogueRows } from '../../harness/families/catalogue/load-catalogue-scenarios.ts';
+import type { CatalogueScenarioFile } from '../../harness/families/catalogue/scenario-types.ts';
 import { CATALOGUE_SCENARIOS_FILE, LIFECYCLE_SCENARIOS_FILE } from '../../harness/generate/fixture-targets.ts';
 import { LIFECYCLE_RUNNABILITY_RULES, lifecycleRunnabilityProblems } from '../../harness/families/lifecycle/lifecycle-runnability.ts';
 import { lintLifecycleScenarioFile } from '../../harness/families/lifecycle/lint-lifecycle-scenario-file.ts';

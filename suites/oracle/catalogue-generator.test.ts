@@ -9,14 +9,14 @@ import path from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { CATALOGUE_EVENT_TYPES } from '../../harness/catalogue/catalogue-events.ts';
-import { catalogueRunnabilityProblems } from '../../harness/catalogue/catalogue-runnability.ts';
-import { itemNamespaceProblems, itemRoleProblems } from '../../harness/catalogue/item-roles.ts';
-import { lintCatalogueScenarioFile } from '../../harness/catalogue/lint-catalogue-scenario-file.ts';
-import { loadCatalogueScenarioFileSync } from '../../harness/catalogue/load-catalogue-scenarios.ts';
-import type { CatalogueScenario, CatalogueScenarioFile } from '../../harness/catalogue/scenario-types.ts';
-import { CATALOGUE_COVERAGE } from '../../harness/generate/catalogue-coverage.ts';
-import { buildCatalogueScenarios, checkCatalogueScenarioBuild, evaluateCatalogueRows } from '../../harness/generate/catalogue-scenarios.ts';
+import { CATALOGUE_EVENT_TYPES } from '../../harness/families/catalogue/catalogue-events.ts';
+import { catalogueRunnabilityProblems } from '../../harness/families/catalogue/catalogue-runnability.ts';
+import { itemNamespaceProblems, itemRoleProblems } from '../../harness/families/catalogue/item-roles.ts';
+import { lintCatalogueScenarioFile } from '../../harness/families/catalogue/lint-catalogue-scenario-file.ts';
+import { loadCatalogueScenarioFileSync } from '../../harness/families/catalogue/load-catalogue-scenarios.ts';
+import type { CatalogueScenario, CatalogueScenarioFile } from '../../harness/families/catalogue/scenario-types.ts';
+import { CATALOGUE_COVERAGE } from '../../harness/families/catalogue/coverage.ts';
+import { buildCatalogueScenarios, checkCatalogueScenarioBuild, evaluateCatalogueRows } from '../../harness/families/catalogue/generate.ts';
 import { CATALOGUE_SCENARIOS_FILE, FIXTURE_TARGETS } from '../../harness/generate/fixture-targets.ts';
 import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 import { cloneJson, isJsonObject, type JsonObject } from '../../harness/protocol/json.ts';

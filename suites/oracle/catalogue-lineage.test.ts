@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { LineageTracker, type LineageVerdict } from '../../harness/catalogue/lineage-tracker.ts';
+import { LineageTracker, type LineageVerdict } from '../../harness/families/catalogue/lineage-tracker.ts';
 import type { JsonObject } from '../../harness/protocol/json.ts';
 import { PROJECT_ROOT, loadValidators } from '../../harness/protocol/load-validators.ts';
 import { CANONICAL_CATALOGUE, SCHEMA_SETS, canonicalCatalogueTitle } from './support/catalogue-sources.ts';

@@ -8,10 +8,10 @@ import path from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { loadCatalogueScenarioFileSync } from '../../harness/catalogue/load-catalogue-scenarios.ts';
-import { catalogueDiscoveryRequest, catalogueDiscoveryResponse } from '../../harness/catalogue/reference-manifest.ts';
-import type { CatalogueScenarioFile } from '../../harness/catalogue/scenario-types.ts';
-import { catalogueMessages } from '../../harness/generate/catalogue-scenarios.ts';
+import { loadCatalogueScenarioFileSync } from '../../harness/families/catalogue/load-catalogue-scenarios.ts';
+import { catalogueDiscoveryRequest, catalogueDiscoveryResponse } from '../../harness/families/catalogue/reference-manifest.ts';
+import type { CatalogueScenarioFile } from '../../harness/families/catalogue/scenario-types.ts';
+import { catalogueMessages } from '../../harness/families/catalogue/generate.ts';
 import { CATALOGUE_SCENARIOS_FILE } from '../../harness/generate/fixture-targets.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';

@@ -7,9 +7,9 @@ import path from 'node:path';
 
 import { afterEach, describe, expect, test } from 'vitest';
 
-import { evaluateRegistration, type RegistrationCheck } from '../../harness/catalogue/evaluate-registration.ts';
-import { buildCatalogueManifest, catalogueDiscoveryResponse } from '../../harness/catalogue/reference-manifest.ts';
-import type { RegistrationRequirement } from '../../harness/catalogue/scenario-types.ts';
+import { evaluateRegistration, type RegistrationCheck } from '../../harness/families/catalogue/evaluate-registration.ts';
+import { buildCatalogueManifest, catalogueDiscoveryResponse } from '../../harness/families/catalogue/reference-manifest.ts';
+import type { RegistrationRequirement } from '../../harness/families/catalogue/scenario-types.ts';
 import { canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
 import { PROJECT_ROOT, loadValidators } from '../../harness/protocol/load-validators.ts';

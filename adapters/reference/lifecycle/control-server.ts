@@ -13,7 +13,7 @@
 //   POST /shutdown                        {ok:true}, then listeners stop and pending waits fail
 //
 // `createControlServer` is the part every receiver of the family shares (health, receipts, shutdown,
-// JSON POST dispatch); the catalogue receiver adds only its own /wait-observed (lib/catalogue/).
+// JSON POST dispatch); the catalogue receiver adds only its own /wait-observed (../catalogue/).
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 

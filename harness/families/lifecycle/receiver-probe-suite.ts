@@ -9,8 +9,8 @@ import type { ClientAuthSettings, ServerAuthSettings } from '../../auth/auth-set
 import { UPLOAD_TOKEN } from '../../auth/constants.ts';
 import type { AuthMode } from '../../config/define-config.ts';
 import type { ResolvedConfig } from '../../config/load-config.ts';
-import { CATALOGUE_RECEIVER_PROBES, runCatalogueReceiverProbes } from '../../catalogue/catalogue-receiver-probes.ts';
-import type { CatalogueScenario } from '../../catalogue/scenario-types.ts';
+import { CATALOGUE_RECEIVER_PROBES, runCatalogueReceiverProbes } from '../catalogue/catalogue-receiver-probes.ts';
+import type { CatalogueScenario } from '../catalogue/scenario-types.ts';
 import { RECEIVER_PROBES, runReceiverProbes } from './receiver-probes.ts';
 import type { LifecycleScenario } from './scenario-types.ts';
 

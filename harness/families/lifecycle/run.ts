@@ -26,7 +26,7 @@ import type { LoadedAdapter, ServerHandle } from '../../adapters/types.ts';
 import { UNAUTHORIZED_UPLOAD_TOKEN, UNAUTHORIZED_UPLOAD_TOKEN_ENV, UPLOAD_TOKEN, UPLOAD_TOKEN_ENV } from '../../auth/constants.ts';
 import type { AuthMode, Transport } from '../../config/define-config.ts';
 import { deriveContentSources } from './content-sources.ts';
-import type { CatalogueScenario } from '../../catalogue/scenario-types.ts';
+import type { CatalogueScenario } from '../catalogue/scenario-types.ts';
 import type { LifecycleScenario } from './scenario-types.ts';
 import { parseJsonText } from '../../protocol/json-text.ts';
 import { reapRegisteredProcesses } from '../../runs/registered-processes.ts';

@@ -7,15 +7,15 @@
 import path from 'node:path';
 
 import type { Transport } from '../../../harness/config/define-config.ts';
-import { loadCatalogueScenarioFileSync } from '../../../harness/catalogue/load-catalogue-scenarios.ts';
-import { catalogueDiscoveryRequest, catalogueDiscoveryResponse } from '../../../harness/catalogue/reference-manifest.ts';
-import type { CatalogueScenario } from '../../../harness/catalogue/scenario-types.ts';
+import { loadCatalogueScenarioFileSync } from '../../../harness/families/catalogue/load-catalogue-scenarios.ts';
+import { catalogueDiscoveryRequest, catalogueDiscoveryResponse } from '../../../harness/families/catalogue/reference-manifest.ts';
+import type { CatalogueScenario } from '../../../harness/families/catalogue/scenario-types.ts';
 import { CATALOGUE_SCENARIOS_FILE } from '../../../harness/generate/fixture-targets.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../../harness/protocol/canonical-interop.ts';
 import { cloneJson, type JsonObject } from '../../../harness/protocol/json.ts';
 import { PROJECT_ROOT, loadValidators } from '../../../harness/protocol/load-validators.ts';
-import type { CatalogueVerification } from '../../../harness/verify/catalogue/verify-catalogue-run.ts';
-import { verifyCatalogueRun } from '../../../harness/verify/catalogue/verify-catalogue-run.ts';
+import type { CatalogueVerification } from '../../../harness/families/catalogue/verify/verify-catalogue-run.ts';
+import { verifyCatalogueRun } from '../../../harness/families/catalogue/verify/verify-catalogue-run.ts';
 import { deepFreeze } from './lifecycle-honest-run.ts';
 import { labelsByPlace, type VerifierCase } from './verification-labels.ts';
 

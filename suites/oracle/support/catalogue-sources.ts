@@ -4,8 +4,8 @@
 
 import path from 'node:path';
 
-import { loadCatalogueScenarioFileSync } from '../../../harness/catalogue/load-catalogue-scenarios.ts';
-import type { CatalogueScenarioFile } from '../../../harness/catalogue/scenario-types.ts';
+import { loadCatalogueScenarioFileSync } from '../../../harness/families/catalogue/load-catalogue-scenarios.ts';
+import type { CatalogueScenarioFile } from '../../../harness/families/catalogue/scenario-types.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../../harness/protocol/canonical-interop.ts';
 import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../../harness/protocol/canonical-schemas.ts';
 import { PROJECT_ROOT } from '../../../harness/protocol/load-validators.ts';

@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { inject } from 'vitest';
+
+import { baselineFor } from '../../baseline/baseline-for.ts';
+import type { AuthMode } from '../../config/define-config.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import { isolationScenario } from './isolation-scenario.ts';
+import { planIsolationCases } from './isolation-cases.ts';
+import { runIsolationCase } from './isolation-run.ts';
+import { loadValidators } from '../../protocol/load-validators.ts';
+import { lifecycleVerifier } from '../lifecycle/runner.ts';
+import { loadAdapters } from '../../runs/plan.ts';
+import { BrokerClient } from '../../setup/broker-client.ts';
+import { defineGroupedSuite } from '../../setup/grouped-suite.ts';
+
+/**
+ * Sender isolation (SENDER-ISOLATION-RULES): every adapter with lifecycle commands as a sender
+ * against its own lifecycle server, in six cases (four credentialed HTTP modes, the HTTP and stdio
+ * controls), each its own test `<L>→<L> <transport>/<mode> › sender-isolation`: does the raw content
+ * upload reach an independent origin as exactly one well-formed anonymous request, while the
+ * credentialed event exchange with its own receiver still succeeds?
+ */
+export async function defineIsolationSuite(): Promise<void> {
+  const config = await loadConfig();
+  const validators = loadValidators(config.schemas);
+  const row = isolationScenario(validators);
+  const broker = new BrokerClient(inject('ahpBroker'), 60_000);
+  const options = {
+    row,
+    lifecycleVerifier: lifecycleVerifier(validators),
+    trust: (mode: AuthMode) => broker.trust(mode),
+    schemasDir: config.schemas,
+    watchdogs: config.watchdogs,
+    runDir: inject('ahpRunDir'),
+    logDir: path.join(config.reports, 'logs'),
+  };
+  defineGroupedSuite({
+    selection: inject('ahpSelection'),
+    project: 'isolation',
+    configFile: config.file,
+    rows: [row],
+    groups: planIsolationCases(loadAdapters(config).values()),
+    expectedOf: (scenario) => scenario.expected,
+    run: (group) => runIsolationCase(group, options),
+    parallelism: config.parallelism,
+    splittable: false,
+    runBoundMs: config.watchdogs.startupMs * 2 + config.watchdogs.runMs * 2 + 30_000,
+    baseline: await baselineFor(config),
+  });
+}
