@@ -36,7 +36,7 @@ export default defineConfig({
           name: 'core',
           maxConcurrency: ROWS_WAITING_AT_ONCE,
           include: [sharded ? 'suites/core/shards/part-*.test.ts' : 'suites/core/core.test.ts'],
-          globalSetup: ['harness/setup/core-global-setup.ts'],
+          globalSetup: ['harness/families/core/global-setup.ts'],
           // Rows wait for their group's client run; the run itself is bounded by the config's watchdogs.
           testTimeout: 300_000,
           hookTimeout: 120_000,
@@ -92,7 +92,7 @@ export default defineConfig({
         test: {
           name: 'auth',
           include: ['suites/auth/**/*.test.ts'],
-          globalSetup: ['harness/setup/auth-global-setup.ts'],
+          globalSetup: ['harness/families/auth/global-setup.ts'],
           // Raw-wire probes run one after another per server (receipts are diffed); each is bounded
           // by its own request timeout, the servers by the config's startup watchdog.
           testTimeout: 60_000,

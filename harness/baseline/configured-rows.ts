@@ -1,5 +1,5 @@
-import { CLIENT_PROBE_TEST, clientProbeCases, clientProbeLabel, planClientProbes } from '../auth/client-probe-cases.ts';
-import { planAuthProbes, PROBE_ENDPOINTS, probeCases } from '../auth/probes.ts';
+import { CLIENT_PROBE_TEST, clientProbeCases, clientProbeLabel, planClientProbes } from '../families/auth/client-probe-cases.ts';
+import { planAuthProbes, PROBE_ENDPOINTS, probeCases } from '../families/auth/probes.ts';
 import { CATALOGUE_RECEIVER_PROBES } from '../families/catalogue/catalogue-receiver-probes.ts';
 import { loadCatalogueScenarioFile } from '../families/catalogue/load-catalogue-scenarios.ts';
 import type { LoadedAdapter } from '../adapters/types.ts';

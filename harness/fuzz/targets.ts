@@ -29,7 +29,7 @@ import { groupLabel, loadAdapters, planMatrix } from '../runs/plan.ts';
 import type { ClientRunOutcome } from '../runs/types.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { verifyRun, type RowVerdict } from '../verify/verify-run.ts';
+import { verifyRun, type RowVerdict } from '../families/core/verify/verify-run.ts';
 import { judgeVerdict } from '../oracle/report-row.ts';
 import { bisectingJudge, type BisectionObserver } from './refusal-search.ts';
 import { judgeRows, runDetails, type CaseJudgement, type RunResult } from './triage.ts';

@@ -15,7 +15,7 @@ import { NEGATIVE_TAGS, type ScenarioFile } from '../scenarios/types.ts';
 import { checkGeneratedFile } from './check-generated.ts';
 import { CATALOGUE_COVERAGE } from '../families/catalogue/coverage.ts';
 import { buildCatalogueScenarios, checkCatalogueScenarioBuild, serializeCatalogueScenarioFile } from '../families/catalogue/generate.ts';
-import { buildCoreScenarios } from './core-scenarios.ts';
+import { buildCoreScenarios } from '../families/core/generate.ts';
 import { LIFECYCLE_COVERAGE } from '../families/lifecycle/coverage.ts';
 import { buildLifecycleScenarios, checkLifecycleScenarioBuild, serializeLifecycleScenarioFile } from '../families/lifecycle/generate.ts';
 import { catalogueRowRequirements, coreRowRequirements, lifecycleRowRequirements, withRequirements } from '../requirements/row-requirements.ts';

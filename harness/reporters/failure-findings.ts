@@ -1,5 +1,5 @@
 // The party at fault and the fixed label of each fault line of a row's evidence. The verifiers write
-// their findings in three fixed shapes (harness/verify/verify-run.ts, families/lifecycle/runner.ts):
+// their findings in three fixed shapes (harness/families/core/verify/verify-run.ts, families/lifecycle/runner.ts):
 //   `[label] <party> fault: <message>`      a fault of this row
 //   `[label] (<party>) <message>`           a run failure, charged to every row of the run
 //   `<party> fault: <message>`              the client's own result for the row was wrong

@@ -27,7 +27,7 @@ import { AUTH_MODES, type AuthMode } from '../config/define-config.ts';
 import { readBody, sendJson } from '../http/json-body.ts';
 import { probeTrustOf, type ProbeTrust } from '../auth/probe-trust.ts';
 import type { ProxyTlsFiles } from '../runs/client-run.ts';
-import { safeLabel, type ProvidedServer } from '../runs/matrix-runner.ts';
+import { safeLabel, type ProvidedServer } from '../families/core/runner.ts';
 import type { RunFailure } from '../runs/types.ts';
 
 export interface BrokerAddress {

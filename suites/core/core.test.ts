@@ -1,4 +1,4 @@
-import { defineMatrixSuite } from '../../harness/setup/matrix-suite.ts';
+import { defineMatrixSuite } from '../../harness/families/core/suite.ts';
 
 // Every core scenario for every configured server→client pairing, transport and auth mode.
 await defineMatrixSuite('core');

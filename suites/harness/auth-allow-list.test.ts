@@ -20,7 +20,7 @@ import { allowListServerConfig, allowListSkipReason, AUTH_ALLOW_LIST_EXTENSION, 
 import { serverAuthSettings } from '../../harness/auth/auth-settings.ts';
 import { CLIENT_PRINCIPAL } from '../../harness/auth/constants.ts';
 import { mintToken } from '../../harness/auth/jwt.ts';
-import { probeCases, probeSkipReason, type ProbeTarget } from '../../harness/auth/probes.ts';
+import { probeCases, probeSkipReason, type ProbeTarget } from '../../harness/families/auth/probes.ts';
 import { AUTH_MODES, type AuthMode } from '../../harness/config/define-config.ts';
 import { referenceAdapter } from './support/child-vitest-run.ts';
 

@@ -1,4 +1,4 @@
-// The client probes' verdict (harness/auth/client-probe-verdict.ts), on hand-made evidence: an honest
+// The client probes' verdict (harness/families/auth/client-probe-verdict.ts), on hand-made evidence: an honest
 // client passes every case, and each deliberately wrong piece of evidence — a followed redirect, a
 // credential sent where a challenge pointed, a certificate offered to the second origin, a handshake
 // with the untrusted endpoint, a row reported passed or `{rejected:true}`, an exit code the report
@@ -9,10 +9,10 @@
 import { describe, expect, test } from 'vitest';
 
 import type { LoadedAdapter } from '../../harness/adapters/types.ts';
-import { clientProbeCases, clientProbeScenarios, planClientProbes, probeCapabilities, type ClientProbeCase } from '../../harness/auth/client-probe-cases.ts';
+import { clientProbeCases, clientProbeScenarios, planClientProbes, probeCapabilities, type ClientProbeCase } from '../../harness/families/auth/client-probe-cases.ts';
 import { AUTH_MODES, type AuthMode } from '../../harness/config/define-config.ts';
-import { judgeClientProbe, type ClientProbeEvidence } from '../../harness/auth/client-probe-verdict.ts';
-import type { ListenerRecord, RecordedRequest } from '../../harness/auth/hostile-listener.ts';
+import { judgeClientProbe, type ClientProbeEvidence } from '../../harness/families/auth/client-probe-verdict.ts';
+import type { ListenerRecord, RecordedRequest } from '../../harness/families/auth/hostile-listener.ts';
 import type { Scenario } from '../../harness/scenarios/types.ts';
 import { resolvedConfig } from './support/resolved-config.ts';
 import { okResponse, toolBeforeRequest } from './support/intercept-messages.ts';

@@ -1,4 +1,4 @@
-// The client probes' hostile listener (harness/auth/hostile-listener.ts): honest answers off the trap,
+// The client probes' hostile listener (harness/families/auth/hostile-listener.ts): honest answers off the trap,
 // the trap's redirect or challenge on its routes, and a record of what arrived that describes every
 // credential by kind and length — never by value — including a client certificate offered to it and
 // a TLS handshake a client refused.
@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { AUDIENCE, FIXTURE_CLOCK, ISSUER, OAUTH_CLIENT_SECRET, SIGNING_KEYS, STATIC_BEARER } from '../../harness/auth/constants.ts';
-import { bodyCredentials, headerCredentials, startHostileListener, type HostileListener, type HostileListenerOptions } from '../../harness/auth/hostile-listener.ts';
+import { bodyCredentials, headerCredentials, startHostileListener, type HostileListener, type HostileListenerOptions } from '../../harness/families/auth/hostile-listener.ts';
 import { mintToken, verifyToken } from '../../harness/auth/jwt.ts';
 import { createTestPki, removeTestPki, type TestPki } from '../../harness/auth/pki.ts';
-import { headerValue, rawRequest, type RawOutcome } from '../../harness/auth/probes-raw-http.ts';
+import { headerValue, rawRequest, type RawOutcome } from '../../harness/families/auth/probes-raw-http.ts';
 
 const CAPABILITIES = { effects: ['allow', 'deny'] };
 const RESPONSE = { jsonrpc: '2.0', id: 'row-1', result: { protocolVersion: 'draft', effects: [] } };

@@ -19,9 +19,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { writePrivateJson } from '../../harness/adapters/private-json.ts';
-import { CLIENT_PROBE_TEST, clientProbeCases } from '../../harness/auth/client-probe-cases.ts';
+import { CLIENT_PROBE_TEST, clientProbeCases } from '../../harness/families/auth/client-probe-cases.ts';
 import { STATIC_SECRETS } from '../../harness/auth/constants.ts';
-import { describeHits, scanFiles, scanText, secretKind } from '../../harness/auth/probes-secret-scan.ts';
+import { describeHits, scanFiles, scanText, secretKind } from '../../harness/families/auth/probes-secret-scan.ts';
 import { SECRETS_FILE_ENV } from '../../harness/auth/run-trust.ts';
 import { AUTH_MODES } from '../../harness/config/define-config.ts';
 import { fixtureAdapter, prepareChildRun, removeChildRun, runVitestChild, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';

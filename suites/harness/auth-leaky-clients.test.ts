@@ -17,9 +17,9 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { CLIENT_PROBE_TEST, clientProbeCases, CREDENTIALED_MODES } from '../../harness/auth/client-probe-cases.ts';
+import { CLIENT_PROBE_TEST, clientProbeCases, CREDENTIALED_MODES } from '../../harness/families/auth/client-probe-cases.ts';
 import { STATIC_SECRETS } from '../../harness/auth/constants.ts';
-import { describeHits, scanFiles, scanText } from '../../harness/auth/probes-secret-scan.ts';
+import { describeHits, scanFiles, scanText } from '../../harness/families/auth/probes-secret-scan.ts';
 import { SECRETS_FILE_ENV } from '../../harness/auth/run-trust.ts';
 import { fixtureAdapter, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
 import type { JsonAssertion } from './support/vitest-json-report.ts';

@@ -21,7 +21,7 @@ import { allowListServerConfig } from '../../harness/auth/allow-list.ts';
 import { clientAuthSettings, secretsOf, serverAuthSettings, type AuthMaterial, type ClientAuthSettings, type ServerAuthSettings } from '../../harness/auth/auth-settings.ts';
 import { OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, STATIC_BEARER, STATIC_SECRETS } from '../../harness/auth/constants.ts';
 import { mintToken, NEGATIVE_TOKEN_CASES, negativeToken } from '../../harness/auth/jwt.ts';
-import { headerValue, rawRequest, type RawRequest } from '../../harness/auth/probes-raw-http.ts';
+import { headerValue, rawRequest, type RawRequest } from '../../harness/families/auth/probes-raw-http.ts';
 import { startOAuthIssuer, type OAuthIssuer } from '../../harness/auth/oauth-issuer.ts';
 import { disposeTestPki, testPki, type TestPki } from '../../harness/auth/pki.ts';
 import type { AuthMode } from '../../harness/config/define-config.ts';
@@ -188,7 +188,7 @@ const health = (server: StartedServer) => getJson(`${server.control}/health`);
 const receipts = async (server: StartedServer) => ((await getJson(`${server.control}/receipts`)) as { requests: unknown[] }).requests;
 const authStats = async (server: StartedServer) => (await getJson(`${server.control}/auth-stats`)) as { tlsRejections: number; authRejections: number };
 
-// ---- raw HTTP/1.1 over node:net / node:tls (harness/auth/probes-raw-http.ts) -----------------------
+// ---- raw HTTP/1.1 over node:net / node:tls (harness/families/auth/probes-raw-http.ts) -----------------------
 
 const ENDPOINTS = [
   { name: 'GET /capabilities', method: 'GET', route: '/capabilities' },

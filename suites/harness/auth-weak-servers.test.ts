@@ -18,7 +18,7 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { PROBE_ENDPOINTS, probeCases } from '../../harness/auth/probes.ts';
+import { PROBE_ENDPOINTS, probeCases } from '../../harness/families/auth/probes.ts';
 import { AUTH_MODES } from '../../harness/config/define-config.ts';
 import {
   fixtureAdapter,
@@ -76,7 +76,7 @@ beforeAll(async () => {
     watchdogs: { startupMs: 20_000, runMs: 20_000 },
     parallelism: 8,
   });
-  // The server probes only: the client probes (suites/auth/client-probes.test.ts) have their own self-test.
+  // The server probes only: the client probes (harness/families/auth/client-probes-suite.ts) have their own self-test.
   run = await runVitestChild(dirs, 'auth', CHILD_TIMEOUT_MS, { files: ['suites/auth/probes.test.ts'] });
 }, CHILD_TIMEOUT_MS + 10_000);
 

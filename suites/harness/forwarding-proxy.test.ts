@@ -12,7 +12,7 @@ import type { TLSSocket } from 'node:tls';
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { rawRequest } from '../../harness/auth/probes-raw-http.ts';
+import { rawRequest } from '../../harness/families/auth/probes-raw-http.ts';
 import { createTestPki, removeTestPki, type TestPki } from '../../harness/auth/pki.ts';
 import { boundedRequest } from '../../harness/http/bounded-request.ts';
 import { endpointRoutes, withOrigin } from '../../harness/http/endpoint-routes.ts';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 
 import { afterEach, describe, expect, test } from 'vitest';
 
-import { rawRequest } from '../../harness/auth/probes-raw-http.ts';
+import { rawRequest } from '../../harness/families/auth/probes-raw-http.ts';
 import { startCaptureOrigin, type Capture, type CaptureOrigin } from '../../harness/families/isolation/capture-origin.ts';
 import { isolationBody, isolationHash, isolationScenario } from '../../harness/families/isolation/isolation-scenario.ts';
 import { captureErrors, isolationVerifier, LABELS } from '../../harness/families/isolation/verify-isolation.ts';

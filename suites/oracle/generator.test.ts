@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { projectRoot } from '../../harness/config/load-config.ts';
 import { checkGeneratedFile } from '../../harness/generate/check-generated.ts';
-import { buildCoreScenarios } from '../../harness/generate/core-scenarios.ts';
+import { buildCoreScenarios } from '../../harness/families/core/generate.ts';
 import { FIXTURE_TARGETS } from '../../harness/generate/fixture-targets.ts';
 import { FIXTURE_HOST_SOURCE, FIXTURE_HOST_TOOL, FIXTURE_HOST_TOOL_PATH, taskRuleScope } from '../../harness/oracle/fixture-host.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';

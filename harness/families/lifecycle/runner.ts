@@ -9,12 +9,12 @@ import type { AuthMode } from '../../config/define-config.ts';
 import type { LifecycleScenario } from './scenario-types.ts';
 import type { Transport } from '../../config/define-config.ts';
 import type { GroupRunResult, RowOutcome } from '../../setup/grouped-suite.ts';
-import { partyOfFailure } from '../../verify/verify-run.ts';
+import { partyOfFailure } from '../core/verify/verify-run.ts';
 import type { Check, LifecycleVerification } from './verify/findings.ts';
 import { verifyLifecycleRun, type LifecycleValidators } from './verify/verify-lifecycle-run.ts';
 import { runLifecycleGroup, type LifecycleRunOutcome, type LifecycleSuite, type ScriptScenario } from './run.ts';
 import { keepLogs, pointAtKeptLogs } from '../../runs/keep-logs.ts';
-import { safeLabel } from '../../runs/matrix-runner.ts';
+import { safeLabel } from '../core/runner.ts';
 import { notRunReason, type MatrixGroup } from '../../runs/plan.ts';
 
 /** What a family's pure verifier is given (lifecycle, catalogue, sender isolation). */

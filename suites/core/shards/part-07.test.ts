@@ -1,4 +1,4 @@
-import { defineMatrixSuite } from '../../../harness/setup/matrix-suite.ts';
+import { defineMatrixSuite } from '../../../harness/families/core/suite.ts';
 
 // Part 07 of a sharded core run (`--shard=i/n`): the groups harness/setup/shard-parts.ts assigns to it.
 await defineMatrixSuite('core', { part: 7 });

@@ -2,7 +2,7 @@
 // tool.before request (the fixture host's tool `task`, input {task: 1}) with the given capabilities, and a scripted
 // success reply carrying the given effects.
 
-import { toolRequest } from '../../../harness/generate/core-scenarios.ts';
+import { toolRequest } from '../../../harness/families/core/generate.ts';
 import { cloneJson, type JsonObject } from '../../../harness/protocol/json.ts';
 import type { InterceptCapabilities, InterceptRequest } from '../../../harness/protocol/messages.ts';
 

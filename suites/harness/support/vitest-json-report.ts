@@ -13,7 +13,7 @@ export interface JsonAssertion {
   /** vitest task meta: the matrix row (`ahpMatrix`) of core and lifecycle rows (`errors`: their fixed labels). */
   meta?: {
     ahpMatrix?: { adapterStatus?: string; verdict?: string; skipReason?: string; errors?: string[] };
-    /** A skipped auth probe's reason (suites/auth/probes.test.ts). */
+    /** A skipped auth probe's reason (harness/families/auth/probes-suite.ts). */
     ahpAuthProbe?: { skipReason?: string };
   };
 }

@@ -9,7 +9,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 
-import { endpointRoutes } from '../http/endpoint-routes.ts';
+import { endpointRoutes } from '../../http/endpoint-routes.ts';
 
 export interface RawRequest {
   method: 'GET' | 'POST';

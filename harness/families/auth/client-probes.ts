@@ -12,17 +12,17 @@
 
 import { readFileSync } from 'node:fs';
 
-import type { LoadedAdapter } from '../adapters/types.ts';
-import type { JsonObject } from '../protocol/json.ts';
-import type { Scenario } from '../scenarios/types.ts';
-import { clientAuthSettings, secretsOf, type ClientAuthSettings } from './auth-settings.ts';
+import type { LoadedAdapter } from '../../adapters/types.ts';
+import type { JsonObject } from '../../protocol/json.ts';
+import type { Scenario } from '../../scenarios/types.ts';
+import { clientAuthSettings, secretsOf, type ClientAuthSettings } from '../../auth/auth-settings.ts';
 import type { ClientProbeCase, CredentialedMode } from './client-probe-cases.ts';
 import { runProbeClient } from './client-probe-run.ts';
 import { judgeClientProbe } from './client-probe-verdict.ts';
-import { STATIC_SECRETS } from './constants.ts';
+import { STATIC_SECRETS } from '../../auth/constants.ts';
 import { startHostileListener, type HostileListener, type HostileListenerOptions, type ListenerTrap } from './hostile-listener.ts';
-import { mintToken } from './jwt.ts';
-import type { ProbeTrust } from './probe-trust.ts';
+import { mintToken } from '../../auth/jwt.ts';
+import type { ProbeTrust } from '../../auth/probe-trust.ts';
 
 export interface ClientProbeOptions {
   client: LoadedAdapter;

@@ -17,19 +17,19 @@
 
 import { readFileSync } from 'node:fs';
 
-import { boundedJsonRequest, health, receipts } from '../adapters/control-client.ts';
-import type { LoadedAdapter, ServerHandle } from '../adapters/types.ts';
-import type { AuthMode } from '../config/define-config.ts';
-import type { ResolvedConfig } from '../config/load-config.ts';
-import { boundedRequest, RequestFailure } from '../http/bounded-request.ts';
-import { isJsonObject, jsonEqual } from '../protocol/json.ts';
-import { httpServerKey, unsupportedReason } from '../runs/plan.ts';
-import type { Scenario, ScenarioFile } from '../scenarios/types.ts';
-import { allowListSkipReason } from './allow-list.ts';
-import { AUDIENCE, OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, STATIC_BEARER, type TokenPurpose } from './constants.ts';
-import { mintToken, NEGATIVE_TOKEN_CASES, negativeToken, type NegativeTokenCase } from './jwt.ts';
-import { UNAUTHORISED_CLIENT_PRINCIPAL } from './pki.ts';
-import type { ProbeTrust } from './probe-trust.ts';
+import { boundedJsonRequest, health, receipts } from '../../adapters/control-client.ts';
+import type { LoadedAdapter, ServerHandle } from '../../adapters/types.ts';
+import type { AuthMode } from '../../config/define-config.ts';
+import type { ResolvedConfig } from '../../config/load-config.ts';
+import { boundedRequest, RequestFailure } from '../../http/bounded-request.ts';
+import { isJsonObject, jsonEqual } from '../../protocol/json.ts';
+import { httpServerKey, unsupportedReason } from '../../runs/plan.ts';
+import type { Scenario, ScenarioFile } from '../../scenarios/types.ts';
+import { allowListSkipReason } from '../../auth/allow-list.ts';
+import { AUDIENCE, OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, STATIC_BEARER, type TokenPurpose } from '../../auth/constants.ts';
+import { mintToken, NEGATIVE_TOKEN_CASES, negativeToken, type NegativeTokenCase } from '../../auth/jwt.ts';
+import { UNAUTHORISED_CLIENT_PRINCIPAL } from '../../auth/pki.ts';
+import type { ProbeTrust } from '../../auth/probe-trust.ts';
 import { rawRequest, type RawOutcome } from './probes-raw-http.ts';
 
 /** A bearer value no server accepts (TEST-ONLY, not a secret). */

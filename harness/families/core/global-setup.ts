@@ -1,11 +1,11 @@
 import type { TestProject } from 'vitest/node';
-import { loadConfig } from '../config/load-config.ts';
-import { loadAdapters, planMatrix } from '../runs/plan.ts';
-import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
-import { provideRunServices } from './run-services.ts';
-import { loadTimings } from './run-timings.ts';
-import { forecastHttpServers, forecastSelection } from './selection-forecast.ts';
-import type { BrokerAddress } from './server-broker.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import { loadAdapters, planMatrix } from '../../runs/plan.ts';
+import { loadScenarioFile } from '../../scenarios/load-scenarios.ts';
+import { provideRunServices } from '../../setup/run-services.ts';
+import { loadTimings } from '../../setup/run-timings.ts';
+import { forecastHttpServers, forecastSelection } from '../../setup/selection-forecast.ts';
+import type { BrokerAddress } from '../../setup/server-broker.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

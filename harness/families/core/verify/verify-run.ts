@@ -1,7 +1,7 @@
-import { indexByJson, isJsonObject, jsonEqual, jsonKey } from '../protocol/json.ts';
-import { jsonDiff } from '../protocol/json-diff.ts';
-import type { ClientRunOutcome } from '../runs/types.ts';
-import type { Scenario } from '../scenarios/types.ts';
+import { indexByJson, isJsonObject, jsonEqual, jsonKey } from '../../../protocol/json.ts';
+import { jsonDiff } from '../../../protocol/json-diff.ts';
+import type { ClientRunOutcome } from '../../../runs/types.ts';
+import type { Scenario } from '../../../scenarios/types.ts';
 import { compareExact, compareExpected, formatDifferences } from './compare-result.ts';
 import { ownErrorEnvelope, replacedResponseMessage } from './replaced-response.ts';
 

@@ -19,11 +19,11 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 
-import { readBody, sendJson } from '../http/json-body.ts';
-import { isJsonObject, type JsonObject } from '../protocol/json.ts';
-import { parseJsonText } from '../protocol/json-text.ts';
-import { TOKEN_LIFETIME_SECONDS } from './constants.ts';
-import { mintToken } from './jwt.ts';
+import { readBody, sendJson } from '../../http/json-body.ts';
+import { isJsonObject, type JsonObject } from '../../protocol/json.ts';
+import { parseJsonText } from '../../protocol/json-text.ts';
+import { TOKEN_LIFETIME_SECONDS } from '../../auth/constants.ts';
+import { mintToken } from '../../auth/jwt.ts';
 import { scanText, secretKind } from './probes-secret-scan.ts';
 
 export type ListenerRoute = 'discovery' | 'intercept' | 'token';

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { inject } from 'vitest';
 
-import { baselineFor } from '../baseline/baseline-for.ts';
-import { loadConfig } from '../config/load-config.ts';
-import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
-import { loadAdapters, planMatrix } from '../runs/plan.ts';
-import { MatrixRunner, type GroupRun } from '../runs/matrix-runner.ts';
-import { BrokerClient } from './broker-client.ts';
-import { defineGroupedSuite, type GroupRunResult, type RowOutcome } from './grouped-suite.ts';
-import { groupsOfShard } from './shard-parts.ts';
+import { baselineFor } from '../../baseline/baseline-for.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import { loadScenarioFile } from '../../scenarios/load-scenarios.ts';
+import { loadAdapters, planMatrix } from '../../runs/plan.ts';
+import { MatrixRunner, type GroupRun } from './runner.ts';
+import { BrokerClient } from '../../setup/broker-client.ts';
+import { defineGroupedSuite, type GroupRunResult, type RowOutcome } from '../../setup/grouped-suite.ts';
+import { groupsOfShard } from '../../setup/shard-parts.ts';
 
 /**
  * The core family: every core scenario for every configured server→client pairing, transport and

@@ -1,17 +1,17 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ServerHandle } from '../adapters/types.ts';
-import type { ClientAuthSettings } from '../auth/auth-settings.ts';
-import type { AuthMode } from '../config/define-config.ts';
-import type { Scenario } from '../scenarios/types.ts';
-import { verifyRun, type RowVerdict, type RunVerification } from '../verify/verify-run.ts';
-import { runClient, type ProxyTlsFiles } from './client-run.ts';
-import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
-import { blindScenarios } from './blind.ts';
-import { keepLogs, pointAtKeptLogs } from './keep-logs.ts';
-import { notRunReason, type MatrixGroup } from './plan.ts';
-import type { ClientRunOutcome, RunFailure } from './types.ts';
-import { fileNamePart } from '../adapters/file-name-part.ts';
+import type { ServerHandle } from '../../adapters/types.ts';
+import type { ClientAuthSettings } from '../../auth/auth-settings.ts';
+import type { AuthMode } from '../../config/define-config.ts';
+import type { Scenario } from '../../scenarios/types.ts';
+import { verifyRun, type RowVerdict, type RunVerification } from './verify/verify-run.ts';
+import { runClient, type ProxyTlsFiles } from '../../runs/client-run.ts';
+import { serializeScenarioFile } from '../../scenarios/load-scenarios.ts';
+import { blindScenarios } from '../../runs/blind.ts';
+import { keepLogs, pointAtKeptLogs } from '../../runs/keep-logs.ts';
+import { notRunReason, type MatrixGroup } from '../../runs/plan.ts';
+import type { ClientRunOutcome, RunFailure } from '../../runs/types.ts';
+import { fileNamePart } from '../../adapters/file-name-part.ts';
 
 /** What globalSetup provides per shared HTTP server: a handle, or why it could not start. */
 export type ProvidedServer = { handle: ServerHandle; error?: undefined } | { handle?: undefined; error: RunFailure };

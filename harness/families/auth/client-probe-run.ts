@@ -10,14 +10,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { launch, SpawnError, type ProcessExit } from '../adapters/launch.ts';
-import { writePrivateJson } from '../adapters/private-json.ts';
-import type { LoadedAdapter } from '../adapters/types.ts';
-import { readJsonFile } from '../runs/client-run.ts';
-import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
-import type { Scenario } from '../scenarios/types.ts';
-import type { ClientAuthSettings } from './auth-settings.ts';
-import { fileNamePart } from '../adapters/file-name-part.ts';
+import { launch, SpawnError, type ProcessExit } from '../../adapters/launch.ts';
+import { writePrivateJson } from '../../adapters/private-json.ts';
+import type { LoadedAdapter } from '../../adapters/types.ts';
+import { readJsonFile } from '../../runs/client-run.ts';
+import { serializeScenarioFile } from '../../scenarios/load-scenarios.ts';
+import type { Scenario } from '../../scenarios/types.ts';
+import type { ClientAuthSettings } from '../../auth/auth-settings.ts';
+import { fileNamePart } from '../../adapters/file-name-part.ts';
 
 export interface ProbeClientRun {
   client: LoadedAdapter;

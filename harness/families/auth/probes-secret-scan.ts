@@ -5,7 +5,7 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { OAUTH_CLIENT_SECRET, SIGNING_KEYS, STATIC_BEARER } from './constants.ts';
+import { OAUTH_CLIENT_SECRET, SIGNING_KEYS, STATIC_BEARER } from '../../auth/constants.ts';
 
 export interface SecretHit {
   /** File path, or the label of a scanned text. */

@@ -1,9 +1,9 @@
 import type { TestProject } from 'vitest/node';
 
-import { probeScenario } from '../auth/probes.ts';
-import { loadConfig } from '../config/load-config.ts';
-import { loadScenarioFile } from '../scenarios/load-scenarios.ts';
-import { provideRunServices } from './run-services.ts';
+import { probeScenario } from './probes.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import { loadScenarioFile } from '../../scenarios/load-scenarios.ts';
+import { provideRunServices } from '../../setup/run-services.ts';
 
 /**
  * globalSetup of the `auth` project: validates the config, the core scenario file (the intercept

@@ -12,11 +12,11 @@
 // A client passes a case only when it follows no redirect, sends no credential to the second origin,
 // refuses the untrusted server, and reports every row `failed` — never `passed`, never `{rejected:true}`.
 
-import type { LoadedAdapter } from '../adapters/types.ts';
-import type { AuthMode } from '../config/define-config.ts';
-import type { ResolvedConfig } from '../config/load-config.ts';
-import { isJsonObject, type JsonObject } from '../protocol/json.ts';
-import type { Scenario, ScenarioFile } from '../scenarios/types.ts';
+import type { LoadedAdapter } from '../../adapters/types.ts';
+import type { AuthMode } from '../../config/define-config.ts';
+import type { ResolvedConfig } from '../../config/load-config.ts';
+import { isJsonObject, type JsonObject } from '../../protocol/json.ts';
+import type { Scenario, ScenarioFile } from '../../scenarios/types.ts';
 import { probedAdapterModes, probeScenario } from './probes.ts';
 
 /** The modes in which a client holds a credential worth probing (`none` has none). */

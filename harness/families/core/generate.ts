@@ -5,11 +5,11 @@
 // (positive, or which layer must reject it), and the builder refuses to emit a row whose declared
 // intent the oracle does not confirm.
 
-import { evaluate, hostRejectedResult } from '../oracle/evaluate.ts';
-import { FIXTURE_HOST_SOURCE, FIXTURE_HOST_TOOL, FIXTURE_HOST_TOOL_PATH } from '../oracle/fixture-host.ts';
-import { describeUndefined, undefinedAspects } from '../oracle/undefined-inputs.ts';
-import { RESULT_KEYS, type ApplicationResult } from '../oracle/types.ts';
-import type { JsonObject, JsonValue } from '../protocol/json.ts';
+import { evaluate, hostRejectedResult } from '../../oracle/evaluate.ts';
+import { FIXTURE_HOST_SOURCE, FIXTURE_HOST_TOOL, FIXTURE_HOST_TOOL_PATH } from '../../oracle/fixture-host.ts';
+import { describeUndefined, undefinedAspects } from '../../oracle/undefined-inputs.ts';
+import { RESULT_KEYS, type ApplicationResult } from '../../oracle/types.ts';
+import type { JsonObject, JsonValue } from '../../protocol/json.ts';
 import type {
   DeliverAt,
   InterceptCapabilities,
@@ -17,10 +17,10 @@ import type {
   InterceptRequest,
   InterceptState,
   ModifyAdvertisement,
-} from '../protocol/messages.ts';
-import type { ProtocolValidators } from '../protocol/validator-types.ts';
-import type { NegativeTag, Scenario, ScenarioFile } from '../scenarios/types.ts';
-import { allow, ask, cont, contextMessages, deny, inject, merge, message, replace, respond, ret, stop } from './effect-builders.ts';
+} from '../../protocol/messages.ts';
+import type { ProtocolValidators } from '../../protocol/validator-types.ts';
+import type { NegativeTag, Scenario, ScenarioFile } from '../../scenarios/types.ts';
+import { allow, ask, cont, contextMessages, deny, inject, merge, message, replace, respond, ret, stop } from '../../generate/effect-builders.ts';
 
 // ----- constants of the synthetic fixture host (its tool and source: ../oracle/fixture-host.ts) ------
 

@@ -5,7 +5,7 @@
 // same run shows the server passing other invalid scripted responses through, says that the server
 // tells rows apart — an SDK seen in the wild did so by scenario id, which blind mode renames.
 
-import { isJsonObject, jsonEqual } from '../protocol/json.ts';
+import { isJsonObject, jsonEqual } from '../../../protocol/json.ts';
 
 /** How much of each response a message quotes, so a huge body cannot flood a verdict. */
 const SHOWN_CHARS = 300;

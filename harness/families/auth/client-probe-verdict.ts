@@ -13,9 +13,9 @@
 //                           timed out or was killed
 // Evidence is described by kind and length only: never a credential's value.
 
-import { isJsonObject } from '../protocol/json.ts';
-import type { Scenario } from '../scenarios/types.ts';
-import { readReport } from '../verify/verify-run.ts';
+import { isJsonObject } from '../../protocol/json.ts';
+import type { Scenario } from '../../scenarios/types.ts';
+import { readReport } from '../core/verify/verify-run.ts';
 import type { ClientProbeCase } from './client-probe-cases.ts';
 import type { ProbeClientOutcome } from './client-probe-run.ts';
 import type { ListenerRecord, RecordedRequest } from './hostile-listener.ts';
