@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
+import { familyGlobalSetup, familySuiteFiles, FAMILIES, type Family } from './harness/families/family.ts';
 import { MATRIX_REPORTER, matrixReports } from './harness/reporters/matrix-reports-plugin.ts';
 import { shardFromArgv } from './harness/setup/shard-argv.ts';
 import ShardSequencer from './harness/setup/shard-sequencer.ts';
@@ -14,7 +15,24 @@ const sharded = shardFromArgv(process.argv) !== undefined;
 // config's `parallelism`, not by this.
 const ROWS_WAITING_AT_ONCE = 1_000_000;
 
-// One vitest project per suite, so `npx vitest --project <name>` runs exactly one of them.
+/** A family's project. Every family has the matrix reporter: even the auth family, with no matrix
+ * report of its own, has baseline entries (a stale wildcard one, or an update run) that it judges. */
+function familyProject(family: Family) {
+  return {
+    plugins: [matrixReports()],
+    test: {
+      name: family.name,
+      ...(family.matrix ? { maxConcurrency: ROWS_WAITING_AT_ONCE } : {}),
+      include: familySuiteFiles(family, sharded),
+      globalSetup: [familyGlobalSetup(family)],
+      testTimeout: family.timeouts.test,
+      hookTimeout: family.timeouts.hook,
+    },
+  };
+}
+
+// One vitest project per suite, so `npx vitest --project <name>` runs exactly one of them; the
+// families' projects come from the family list (harness/families/family.ts).
 export default defineConfig({
   test: {
     // vitest's own reporters stay as they are; ours adds the matrix summary and reports/<project>.json.
@@ -30,52 +48,7 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
-      {
-        plugins: [matrixReports()],
-        test: {
-          name: 'core',
-          maxConcurrency: ROWS_WAITING_AT_ONCE,
-          include: [sharded ? 'suites/core/shards/part-*.test.ts' : 'suites/core/core.test.ts'],
-          globalSetup: ['harness/families/core/global-setup.ts'],
-          // Rows wait for their group's client run; the run itself is bounded by the config's watchdogs.
-          testTimeout: 300_000,
-          hookTimeout: 120_000,
-        },
-      },
-      {
-        plugins: [matrixReports()],
-        test: {
-          name: 'lifecycle',
-          maxConcurrency: ROWS_WAITING_AT_ONCE,
-          include: [sharded ? 'suites/lifecycle/shards/part-*.test.ts' : 'suites/lifecycle/lifecycle.test.ts'],
-          globalSetup: ['harness/families/lifecycle/global-setup.ts'],
-          // Rows wait for their group's run (a fresh server plus the client), bounded by the watchdogs.
-          testTimeout: 300_000,
-          hookTimeout: 120_000,
-        },
-      },
-      {
-        plugins: [matrixReports()],
-        test: {
-          name: 'catalogue',
-          maxConcurrency: ROWS_WAITING_AT_ONCE,
-          include: ['suites/catalogue/**/*.test.ts'],
-          globalSetup: ['harness/families/catalogue/global-setup.ts'],
-          testTimeout: 300_000,
-          hookTimeout: 120_000,
-        },
-      },
-      {
-        plugins: [matrixReports()],
-        test: {
-          name: 'isolation',
-          maxConcurrency: ROWS_WAITING_AT_ONCE,
-          include: ['suites/isolation/**/*.test.ts'],
-          globalSetup: ['harness/families/isolation/global-setup.ts'],
-          testTimeout: 300_000,
-          hookTimeout: 120_000,
-        },
-      },
+      ...FAMILIES.map(familyProject),
       {
         test: {
           name: 'fuzz',
@@ -83,20 +56,6 @@ export default defineConfig({
           // Differential fuzzing through real adapter processes: a bounded CI budget (about a minute),
           // more with AHP_FUZZ_RUNS; shrinking a failure adds client runs on top.
           testTimeout: 600_000,
-        },
-      },
-      {
-        // No matrix report of its own, but a stale wildcard baseline entry (or an update run) is judged
-        // by the matrix reporter, so it must be there whatever `--reporter` says.
-        plugins: [matrixReports()],
-        test: {
-          name: 'auth',
-          include: ['suites/auth/**/*.test.ts'],
-          globalSetup: ['harness/families/auth/global-setup.ts'],
-          // Raw-wire probes run one after another per server (receipts are diffed); each is bounded
-          // by its own request timeout, the servers by the config's startup watchdog.
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
         },
       },
       {

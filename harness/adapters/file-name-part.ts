@@ -10,3 +10,8 @@ export function fileNamePart(name: string, maxLength = Number.POSITIVE_INFINITY)
 export function adapterFolderPart(name: string): string {
   return fileNamePart(name, 40) || 'adapter';
 }
+
+/** A group label (`server→client transport/mode`) as a file-name part. */
+export function safeLabel(label: string): string {
+  return fileNamePart(label.replace(/→/g, '-to-'));
+}

@@ -18,7 +18,7 @@
 import { jsonEqual } from '../protocol/json.ts';
 import type { ClientRunOutcome } from '../runs/types.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { compareExpected, formatDifferences } from '../families/core/verify/compare-result.ts';
+import { compareExpected, formatDifferences } from '../oracle/compare-result.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import { receiptEnvelope, type RowVerdict } from '../families/core/verify/verify-run.ts';
 import { confinedToUndefined, undefinedAspects, type OutcomePart, type UndefinedAspect } from '../oracle/undefined-inputs.ts';

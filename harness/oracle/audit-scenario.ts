@@ -1,7 +1,7 @@
 import { isJsonObject } from '../protocol/json.ts';
 import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { compareExact, compareExpected, formatDifferences } from '../families/core/verify/compare-result.ts';
+import { compareExact, compareExpected, formatDifferences } from './compare-result.ts';
 import { evaluate, hostRejectedResult } from './evaluate.ts';
 import type { Verdict } from './types.ts';
 

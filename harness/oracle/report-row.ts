@@ -7,7 +7,7 @@
 import type { Verdict } from './types.ts';
 import type { JsonValue } from '../protocol/json.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { compareExpected } from '../families/core/verify/compare-result.ts';
+import { compareExpected } from './compare-result.ts';
 
 export type RowStatus = 'passed' | 'failed' | 'unsupported' | 'inapplicable';
 

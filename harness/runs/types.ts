@@ -64,3 +64,6 @@ export interface ClientRunOutcome {
   logFiles: string[];
   durationMs: number;
 }
+
+/** What globalSetup provides per shared HTTP server: a handle, or why it could not start. */
+export type ProvidedServer = { handle: ServerHandle; error?: undefined } | { handle?: undefined; error: RunFailure };

@@ -27,8 +27,8 @@ import { AUTH_MODES, type AuthMode } from '../config/define-config.ts';
 import { readBody, sendJson } from '../http/json-body.ts';
 import { probeTrustOf, type ProbeTrust } from '../auth/probe-trust.ts';
 import type { ProxyTlsFiles } from '../runs/client-run.ts';
-import { safeLabel, type ProvidedServer } from '../families/core/runner.ts';
-import type { RunFailure } from '../runs/types.ts';
+import { safeLabel } from '../adapters/file-name-part.ts';
+import type { ProvidedServer, RunFailure } from '../runs/types.ts';
 
 export interface BrokerAddress {
   url: string;

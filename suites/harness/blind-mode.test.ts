@@ -13,7 +13,7 @@ import { blindScenarios, decoy } from '../../harness/runs/blind.ts';
 import type { Scenario } from '../../harness/scenarios/types.ts';
 import { fixtureAdapter, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, SELFTEST_SCENARIO_IDS, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
 import { expectGroup } from './support/expect-group.ts';
-import { compareExpected } from '../../harness/families/core/verify/compare-result.ts';
+import { compareExpected } from '../../harness/oracle/compare-result.ts';
 
 const POSITIVE = SELFTEST_SCENARIO_IDS.slice(0, 4);
 const CLIENTS = ['reference', 'client-copies-expected', 'client-branches-on-ids'] as const;

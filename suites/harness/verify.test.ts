@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { compareExact, compareExpected, formatDifferences } from '../../harness/families/core/verify/compare-result.ts';
+import { compareExact, compareExpected, formatDifferences } from '../../harness/oracle/compare-result.ts';
 import { verifyRun } from '../../harness/families/core/verify/verify-run.ts';
 import type { ClientRunOutcome } from '../../harness/runs/types.ts';
 import type { Scenario } from '../../harness/scenarios/types.ts';

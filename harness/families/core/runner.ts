@@ -10,11 +10,8 @@ import { serializeScenarioFile } from '../../scenarios/load-scenarios.ts';
 import { blindScenarios } from '../../runs/blind.ts';
 import { keepLogs, pointAtKeptLogs } from '../../runs/keep-logs.ts';
 import { notRunReason, type MatrixGroup } from '../../runs/plan.ts';
-import type { ClientRunOutcome, RunFailure } from '../../runs/types.ts';
-import { fileNamePart } from '../../adapters/file-name-part.ts';
-
-/** What globalSetup provides per shared HTTP server: a handle, or why it could not start. */
-export type ProvidedServer = { handle: ServerHandle; error?: undefined } | { handle?: undefined; error: RunFailure };
+import type { ClientRunOutcome, ProvidedServer, RunFailure } from '../../runs/types.ts';
+import { safeLabel } from '../../adapters/file-name-part.ts';
 
 /** Where a core run gets its HTTP server and its mode's trust: the run's server broker (or a stand-in). */
 export interface ServerSource {
@@ -140,8 +137,4 @@ function failedOutcome(group: MatrixGroup, failure: RunFailure): ClientRunOutcom
     logFiles: [],
     durationMs: 0,
   };
-}
-
-export function safeLabel(label: string): string {
-  return fileNamePart(label.replace(/→/g, '-to-'));
 }

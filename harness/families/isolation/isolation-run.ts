@@ -12,7 +12,7 @@ import type { StepScenario } from '../lifecycle/scenario-types.ts';
 import { keepLogs, pointAtKeptLogs } from '../../runs/keep-logs.ts';
 import { CLIENT_UPLOAD_CONFIG, runLifecycleGroup } from '../lifecycle/run.ts';
 import { judge, type ScriptVerifier } from '../lifecycle/runner.ts';
-import { safeLabel } from '../core/runner.ts';
+import { safeLabel } from '../../adapters/file-name-part.ts';
 import type { MatrixGroup } from '../../runs/plan.ts';
 import type { GroupRunResult } from '../../setup/grouped-suite.ts';
 import { MAX_UPLOAD_BYTES, startCaptureOrigin } from './capture-origin.ts';

@@ -14,7 +14,7 @@ import type { Check, LifecycleVerification } from './verify/findings.ts';
 import { verifyLifecycleRun, type LifecycleValidators } from './verify/verify-lifecycle-run.ts';
 import { runLifecycleGroup, type LifecycleRunOutcome, type LifecycleSuite, type ScriptScenario } from './run.ts';
 import { keepLogs, pointAtKeptLogs } from '../../runs/keep-logs.ts';
-import { safeLabel } from '../core/runner.ts';
+import { safeLabel } from '../../adapters/file-name-part.ts';
 import { notRunReason, type MatrixGroup } from '../../runs/plan.ts';
 
 /** What a family's pure verifier is given (lifecycle, catalogue, sender isolation). */

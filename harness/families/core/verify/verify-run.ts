@@ -2,7 +2,7 @@ import { indexByJson, isJsonObject, jsonEqual, jsonKey } from '../../../protocol
 import { jsonDiff } from '../../../protocol/json-diff.ts';
 import type { ClientRunOutcome } from '../../../runs/types.ts';
 import type { Scenario } from '../../../scenarios/types.ts';
-import { compareExact, compareExpected, formatDifferences } from './compare-result.ts';
+import { compareExact, compareExpected, formatDifferences } from '../../../oracle/compare-result.ts';
 import { ownErrorEnvelope, replacedResponseMessage } from './replaced-response.ts';
 
 export const ADAPTER_STATUSES = ['passed', 'failed', 'unsupported', 'inapplicable'] as const;

@@ -1,5 +1,5 @@
-import { isJsonObject, jsonEqual } from '../../../protocol/json.ts';
-import { GUARDED_RESULT_KEYS } from '../../../oracle/types.ts';
+import { isJsonObject, jsonEqual } from '../protocol/json.ts';
+import { GUARDED_RESULT_KEYS } from './types.ts';
 
 /** One way an actual result differs from what a scenario asserts. */
 export interface ResultDifference {

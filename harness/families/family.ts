@@ -1,0 +1,58 @@
+// The runner families and what the shared machinery needs to know of each. This module is read by
+// vitest.config.ts when vitest loads its config, so it stays pure data: importing a family's code
+// here would load every family's model and verifier before a single test is collected.
+
+/** How long a family's tests and hooks may take, in milliseconds. */
+export interface FamilyTimeouts {
+  /**
+   * A row's bound. Matrix rows only wait for their group's run, which the config's watchdogs bound;
+   * this is the outer limit of that wait.
+   */
+  test: number;
+  /** globalSetup and file hooks: server starts and trust, bounded by the startup watchdog. */
+  hook: number;
+}
+
+/** A runner family: one folder under harness/families/, one vitest project, one suite folder. */
+export interface Family {
+  /** The family's folder under harness/families/, its suite folder under suites/ and its vitest project. */
+  name: string;
+  /**
+   * Matrix families plan (pairing × transport × mode) groups whose rows are concurrent tests that
+   * each await their group's run; their reports are the matrix summary. The auth family's probes are
+   * one test after another instead.
+   */
+  matrix: boolean;
+  /**
+   * Sharded families have one `suites/<name>/<name>.test.ts` and, for a sharded run (`--shard=i/n`),
+   * part files `suites/<name>/shards/part-*.test.ts` over the same groups (setup/shard-parts.ts).
+   */
+  shards: boolean;
+  timeouts: FamilyTimeouts;
+}
+
+const MATRIX_TIMEOUTS: FamilyTimeouts = { test: 300_000, hook: 120_000 };
+
+/** Every family, in the order the projects, reports and the page list them. */
+export const FAMILIES: readonly Family[] = [
+  { name: 'core', matrix: true, shards: true, timeouts: MATRIX_TIMEOUTS },
+  { name: 'lifecycle', matrix: true, shards: true, timeouts: MATRIX_TIMEOUTS },
+  // Catalogue rows run through the lifecycle adapters with `suite: "catalogue"` in their configs.
+  { name: 'catalogue', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS },
+  // An adapter's lifecycle client is the sender, against a capture origin the harness owns.
+  { name: 'isolation', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS },
+  // Raw-wire probes run one after another per server (receipts are diffed around each), each bounded
+  // by its own request timeout; client probes by the run watchdog.
+  { name: 'auth', matrix: false, shards: false, timeouts: { test: 60_000, hook: 120_000 } },
+];
+
+/** The family's globalSetup module, relative to the project root. */
+export function familyGlobalSetup(family: Family): string {
+  return `harness/families/${family.name}/global-setup.ts`;
+}
+
+/** The test files of the family's project, relative to the project root. */
+export function familySuiteFiles(family: Family, sharded: boolean): string[] {
+  if (family.shards) return [sharded ? `suites/${family.name}/shards/part-*.test.ts` : `suites/${family.name}/${family.name}.test.ts`];
+  return [`suites/${family.name}/**/*.test.ts`];
+}
