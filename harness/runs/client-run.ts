@@ -17,11 +17,11 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { parseJsonText } from '../protocol/json-text.ts';
 import { receipts as getReceipts, receiptScenarioId, release } from '../adapters/control-client.ts';
 import { writePrivateJson } from '../adapters/private-json.ts';
 import { writeRelaySpec } from './relay-spec.ts';
-import { launch, SpawnError, type LaunchedProcess, type ProcessExit } from '../adapters/launch.ts';
+import type { LaunchedProcess } from '../adapters/launch.ts';
+import { readJsonFile, runClientProcess, type ClientProcessRun } from './client-process.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import { startForwardingProxy, type ForwardingProxy, type ProxyExchange } from '../http/forwarding-proxy.ts';
 import { endInstances, readStdioEvidence, snapshotLiveInstances } from './stdio-evidence.ts';
@@ -190,59 +190,46 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
     }
   }
 
-  // ----- launch ------------------------------------------------------------------------------------
-  let client: LaunchedProcess;
+  // ----- the client under the watchdog, with barriers -----------------------------------------------
+  const barrierAbort = new AbortController();
+  let barriers: Promise<void> = Promise.resolve();
+  let run!: ClientProcessRun;
   try {
-    client = await launch({
+    run = await runClientProcess({
       command: [...spec.client.manifest.client, '--config', files.clientConfig],
       cwd: spec.client.cwd,
-      stdoutFile: files.clientLog,
-      stderrFile: files.clientLog,
+      logFile: files.clientLog,
+      runMs: spec.watchdogs.runMs,
       graceMs,
-    });
-  } catch (error) {
-    await proxy?.close();
-    if (!(error instanceof SpawnError)) throw error;
-    fail('spawn', error.code, `${who}: ${error.message}; see ${files.clientLog}`);
-    return outcome({});
-  }
-
-  // ----- run under the watchdog, with barriers -------------------------------------------------------
-  let timedOut = false;
-  let exit: ProcessExit;
-  const barrierAbort = new AbortController();
-  // Over stdio every relay instance releases its own server's barriers.
-  const barriers = (transport === 'http' ? handleHttpBarriers(spec, client, barrierAbort.signal, controlTimeoutMs, before?.length ?? 0) : Promise.resolve()).catch((error: unknown) => {
-    // Once the client has exited (or the watchdog fired) the barrier wait is moot, not a failure.
-    if (!barrierAbort.signal.aborted && !client.exit) fail('run', 'barrier', `${who}: ${(error as Error).message}`);
-  });
-  let watchdog: NodeJS.Timeout | undefined;
-  try {
-    const result = await Promise.race([
-      client.exited,
-      new Promise<'timeout'>((resolve) => {
-        watchdog = setTimeout(() => resolve('timeout'), spec.watchdogs.runMs);
-      }),
-    ]);
-    if (result === 'timeout') {
-      timedOut = true;
+      onStarted: (client) => {
+        // Over stdio every relay instance releases its own server's barriers.
+        if (transport !== 'http') return;
+        barriers = handleHttpBarriers(spec, client, barrierAbort.signal, controlTimeoutMs, before?.length ?? 0).catch((error: unknown) => {
+          // Once the client has exited (or the watchdog fired) the barrier wait is moot, not a failure.
+          if (!barrierAbort.signal.aborted && !client.exit) fail('run', 'barrier', `${who}: ${(error as Error).message}`);
+        });
+      },
       // A hung stdio server answers no more responses, so the relay took no snapshot of what it did
       // receive: take one now, while the server is still alive (bounded), then end the tree.
-      if (transport === 'stdio') await snapshotLiveInstances(files.instancesDir, Math.min(controlTimeoutMs, 2000));
-      await client.stop(graceMs);
-      exit = client.exit ?? (await client.exited);
+      onTimeout: async () => {
+        if (transport === 'stdio') await snapshotLiveInstances(files.instancesDir, Math.min(controlTimeoutMs, 2000));
+      },
+    });
+    if (run.started && run.timedOut) {
       fail('run', 'timeout', `${who}: run watchdog fired after ${spec.watchdogs.runMs} ms; the client's process tree was killed; see ${files.clientLog}`);
-    } else {
-      exit = result;
     }
   } finally {
-    clearTimeout(watchdog);
     barrierAbort.abort();
-    await client.stop(graceMs); // no-op when already exited; ensures the tree is gone on any path
     await barriers;
     await proxy?.close();
-    if (transport === 'stdio') await endInstances(files.instancesDir, graceMs, RELAY_PATH);
+    // A client that never started started no stdio server either.
+    if (transport === 'stdio' && run?.started !== false) await endInstances(files.instancesDir, graceMs, RELAY_PATH);
   }
+  if (!run.started) {
+    fail('spawn', run.spawnError.code, `${who}: ${run.spawnError.message}; see ${files.clientLog}`);
+    return outcome({});
+  }
+  const { exit, timedOut } = run;
 
   if (!timedOut && exit.signal !== null) {
     fail('run', 'signal', `${who}: the client was killed by ${exit.signal}; see ${files.clientLog}`);
@@ -337,24 +324,6 @@ function proxyEvidence(exchanges: ProxyExchange[]): { responses: unknown[]; sent
     responses.push({ ...pairing, status: exchange.status, ...answer, ...(exchange.failure ? { failure: exchange.failure } : {}) });
   }
   return { responses, sent };
-}
-
-/** Reads a JSON file; reports "missing" / "invalid-json" through `onFail` and returns undefined. */
-export function readJsonFile(file: string, onFail: (kind: string, message: string) => void, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    onFail(code === 'ENOENT' ? 'missing' : 'unreadable', `${what} file ${file} ${code === 'ENOENT' ? 'was not written' : `cannot be read (${code})`}`);
-    return undefined;
-  }
-  const parsed = parseJsonText(text);
-  if (!parsed.ok) {
-    onFail('invalid-json', `${what} file ${file} is not valid JSON ${parsed.where}`);
-    return undefined;
-  }
-  return parsed.value;
 }
 
 /**

@@ -10,10 +10,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { launch, SpawnError, type ProcessExit } from '../../adapters/launch.ts';
+import type { ProcessExit } from '../../adapters/launch.ts';
 import { writePrivateJson } from '../../adapters/private-json.ts';
 import type { LoadedAdapter } from '../../adapters/types.ts';
-import { readJsonFile } from '../../runs/client-run.ts';
+import { readJsonFile, runClientProcess } from '../../runs/client-process.ts';
 import { serializeScenarioFile } from '../../scenarios/load-scenarios.ts';
 import type { Scenario } from '../../scenarios/types.ts';
 import type { ClientAuthSettings } from '../../auth/auth-settings.ts';
@@ -69,40 +69,19 @@ export async function runProbeClient(run: ProbeClientRun): Promise<ProbeClientOu
     schemaDir: run.schemasDir,
   });
 
-  let client;
-  try {
-    client = await launch({
-      command: [...run.client.manifest.client, '--config', files.config],
-      cwd: run.client.cwd,
-      stdoutFile: files.logFile,
-      stderrFile: files.logFile,
-      graceMs,
-    });
-  } catch (error) {
-    if (!(error instanceof SpawnError)) throw error;
-    failures.push(`[spawn/${error.code}] ${who}: ${error.message}; see ${files.logFile}`);
+  const ran = await runClientProcess({
+    command: [...run.client.manifest.client, '--config', files.config],
+    cwd: run.client.cwd,
+    logFile: files.logFile,
+    runMs: run.runMs,
+    graceMs,
+  });
+  if (!ran.started) {
+    failures.push(`[spawn/${ran.spawnError.code}] ${who}: ${ran.spawnError.message}; see ${files.logFile}`);
     return { report: undefined, exit: undefined, timedOut: false, failures, logFile: files.logFile };
   }
-
-  let timedOut = false;
-  let watchdog: NodeJS.Timeout | undefined;
-  let exit: ProcessExit;
-  try {
-    const result = await Promise.race([
-      client.exited,
-      new Promise<'timeout'>((resolve) => {
-        watchdog = setTimeout(() => resolve('timeout'), run.runMs);
-      }),
-    ]);
-    if (result === 'timeout') {
-      timedOut = true;
-      failures.push(`[run/timeout] ${who} did not finish within the run watchdog (${run.runMs} ms); its process tree was killed; see ${files.logFile}`);
-    }
-  } finally {
-    clearTimeout(watchdog);
-    await client.stop(graceMs); // no-op once exited; ends the tree on every path
-    exit = client.exit ?? (await client.exited);
-  }
+  const { exit, timedOut } = ran;
+  if (timedOut) failures.push(`[run/timeout] ${who} did not finish within the run watchdog (${run.runMs} ms); its process tree was killed; see ${files.logFile}`);
   if (!timedOut && exit.signal !== null) failures.push(`[run/signal] ${who} was ended by signal ${exit.signal}; see ${files.logFile}`);
   if ((exit.leftovers ?? 0) > 0) failures.push(`[run/leftover-process] ${who} left ${exit.leftovers} process(es) running after it exited; the harness killed them`);
   const report = readJsonFile(files.reportFile, (kind, message) => failures.push(`[report/${kind}] ${who}: ${message}; see ${files.logFile}`), 'report');

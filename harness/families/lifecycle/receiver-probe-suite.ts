@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Baseline } from '../../baseline/baseline.ts';
 import { finishTest } from '../../baseline/finish-test.ts';
 
-import { startHttpServer, stopHttpServer, ServerStartError } from '../../adapters/http-server-pool.ts';
+import { stopHttpServer, ServerStartError } from '../../adapters/http-server-pool.ts';
+import { startLifecycleServer } from './lifecycle-server.ts';
 import type { LoadedAdapter, ServerHandle } from '../../adapters/types.ts';
 import type { ClientAuthSettings, ServerAuthSettings } from '../../auth/auth-settings.ts';
-import { UPLOAD_TOKEN } from '../../auth/constants.ts';
 import type { AuthMode } from '../../config/define-config.ts';
 import type { ResolvedConfig } from '../../config/load-config.ts';
 import { CATALOGUE_RECEIVER_PROBES, runCatalogueReceiverProbes } from '../catalogue/catalogue-receiver-probes.ts';
@@ -94,13 +94,11 @@ export function defineReceiverProbeSuite(options: ReceiverProbeSuiteOptions): vo
           results = (async () => {
             const trust = await options.trust(mode);
             try {
-              server = await startHttpServer({
+              server = await startLifecycleServer({
                 adapter,
+                suite: options.family.suite,
                 auth: mode,
                 authSettings: { ...trust.server },
-                command: adapter.manifest.lifecycleServer,
-                extraConfig: { suite: options.family.suite, uploadAuth: { token: UPLOAD_TOKEN }, schemaDir: options.config.schemas },
-                requireUploadEndpoint: true,
                 scenarioFile: options.scenarioFile,
                 schemaDir: options.config.schemas,
                 workDir: options.runDir,

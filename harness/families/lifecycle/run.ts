@@ -15,12 +15,14 @@
 // (`cleanup metadata ...`).
 // Never throws for adapter misbehaviour (every problem is a RunFailure); throws for harness bugs.
 
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { boundedJsonRequest, RequestFailure } from '../../adapters/control-client.ts';
-import { startHttpServer, stopHttpServer, ServerStartError } from '../../adapters/http-server-pool.ts';
-import { launch, SpawnError, type LaunchedProcess, type ProcessExit } from '../../adapters/launch.ts';
+import { stopHttpServer, ServerStartError } from '../../adapters/http-server-pool.ts';
+import { lifecycleServerConfig, startLifecycleServer } from './lifecycle-server.ts';
+import type { LaunchedProcess, ProcessExit } from '../../adapters/launch.ts';
+import { readJsonFile, runClientProcess } from '../../runs/client-process.ts';
 import { writePrivateJson } from '../../adapters/private-json.ts';
 import type { LoadedAdapter, ServerHandle } from '../../adapters/types.ts';
 import { UNAUTHORIZED_UPLOAD_TOKEN, UNAUTHORIZED_UPLOAD_TOKEN_ENV, UPLOAD_TOKEN, UPLOAD_TOKEN_ENV } from '../../auth/constants.ts';
@@ -132,23 +134,17 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
     ...extra,
   });
 
-  const serverConfig = {
-    suite: spec.suite,
-    uploadAuth: { token: UPLOAD_TOKEN },
-    schemaDir: spec.schemasDir,
-  };
+  const serverConfig = lifecycleServerConfig(spec.suite, spec.schemasDir);
 
   // ----- HTTP: the run's own server -----------------------------------------------------------------
   let httpServer: ServerHandle | undefined;
   if (transport === 'http') {
     try {
-      httpServer = await startHttpServer({
+      httpServer = await startLifecycleServer({
         adapter: server,
+        suite: spec.suite,
         auth: spec.auth,
         authSettings: { ...spec.serverAuth },
-        command: serverCommand,
-        extraConfig: serverConfig,
-        requireUploadEndpoint: true,
         // The scenario file the server answers from is the run's own (upload endpoints merged in
         // below only concern the client; the server indexes requests and responses by id).
         scenarioFile: writeScenarioFile(files.scenarioFile, spec.rows, undefined),
@@ -201,40 +197,24 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
   let exit: ProcessExit = { code: null, signal: null };
   let timedOut = false;
   try {
-    try {
-      clientProcess = await launch({
-        command: [...clientCommand, '--config', files.clientConfig],
-        cwd: client.cwd,
-        env: { [UPLOAD_TOKEN_ENV]: UPLOAD_TOKEN, [UNAUTHORIZED_UPLOAD_TOKEN_ENV]: UNAUTHORIZED_UPLOAD_TOKEN },
-        stdoutFile: files.clientLog,
-        stderrFile: files.clientLog,
-        graceMs,
-      });
-    } catch (error) {
-      if (!(error instanceof SpawnError)) throw error;
-      fail('spawn', error.code, `${who}: ${error.message}; see ${files.clientLog}`, 'client');
+    const run = await runClientProcess({
+      command: [...clientCommand, '--config', files.clientConfig],
+      cwd: client.cwd,
+      env: { [UPLOAD_TOKEN_ENV]: UPLOAD_TOKEN, [UNAUTHORIZED_UPLOAD_TOKEN_ENV]: UNAUTHORIZED_UPLOAD_TOKEN },
+      logFile: files.clientLog,
+      runMs: spec.watchdogs.runMs,
+      graceMs,
+    });
+    if (!run.started) {
+      fail('spawn', run.spawnError.code, `${who}: ${run.spawnError.message}; see ${files.clientLog}`, 'client');
       return outcome({});
     }
-    let watchdog: NodeJS.Timeout | undefined;
-    const result = await Promise.race([
-      clientProcess.exited,
-      new Promise<'timeout'>((resolve) => {
-        watchdog = setTimeout(() => resolve('timeout'), spec.watchdogs.runMs);
-      }),
-    ]);
-    clearTimeout(watchdog);
-    if (result === 'timeout') {
-      timedOut = true;
-      await clientProcess.stop(graceMs);
-      exit = clientProcess.exit ?? (await clientProcess.exited);
-      fail('run', 'timeout', `${who}: run watchdog fired after ${spec.watchdogs.runMs} ms; the client's process tree was killed; see ${files.clientLog}`, 'client or server');
-    } else {
-      exit = result;
-    }
+    ({ process: clientProcess, exit, timedOut } = run);
+    if (timedOut) fail('run', 'timeout', `${who}: run watchdog fired after ${spec.watchdogs.runMs} ms; the client's process tree was killed; see ${files.clientLog}`, 'client or server');
     if (!timedOut && exit.signal !== null) fail('run', 'signal', `${who}: the client was killed by ${exit.signal}; see ${files.clientLog}`, 'client');
 
     const reportFailure = failures.length;
-    const report = readReport(files.reportFile, (kind, message) => fail('report', kind, `${who}: ${message}; see ${files.clientLog}`, 'client'));
+    const report = readJsonFile(files.reportFile, (kind, message) => fail('report', kind, `${who}: ${message}; see ${files.clientLog}`, 'client'), 'report');
     let receipts: unknown;
     if (httpServer) {
       receipts = await fetchReceiptLog(httpServer.controlEndpoint, controlTimeoutMs).catch((error: Error) => {
@@ -329,23 +309,6 @@ async function fetchReceiptLog(controlEndpoint: string, timeoutMs: number): Prom
   if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
   const parsed = parseJsonText(response.text);
   if (!parsed.ok) throw new Error(`the body is not JSON ${parsed.where}`);
-  return parsed.value;
-}
-
-function readReport(file: string, onFail: (kind: string, message: string) => void): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    onFail(code === 'ENOENT' ? 'missing' : 'unreadable', `report file ${file} ${code === 'ENOENT' ? 'was not written' : `cannot be read (${code})`}`);
-    return undefined;
-  }
-  const parsed = parseJsonText(text);
-  if (!parsed.ok) {
-    onFail('invalid-json', `report file ${file} is not valid JSON ${parsed.where}`);
-    return undefined;
-  }
   return parsed.value;
 }
 
