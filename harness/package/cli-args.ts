@@ -27,6 +27,8 @@ export interface CliRun {
   reports?: string;
   shard?: { index: number; count: number };
   reporters?: string[];
+  outputFile?: string;
+  mergeReports?: string;
   testNamePattern?: string;
   watch: boolean;
 }
@@ -78,6 +80,8 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     reports: string('reports'),
     shard: shard(string('shard')),
     reporters: list('reporter'),
+    outputFile: string('outputFile'),
+    mergeReports: string('merge-reports'),
     testNamePattern: string('testNamePattern'),
   };
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(run, { [key]: value });

@@ -28,6 +28,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'reports', kind: 'string', value: 'DIR', help: 'where reports/<suite>.json and the matrix summaries go (default ./reports)' },
   { name: 'shard', kind: 'string', value: 'I/N', help: "run shard I of N (vitest's --shard); merge the machines' reports afterwards" },
   { name: 'reporter', kind: 'list', value: 'NAME', help: "vitest reporters (default, json, junit, blob, ...); the matrix reports are written whatever this says" },
+  { name: 'merge-reports', kind: 'string', value: 'DIR', help: "merge the blob reports of sharded runs (--reporter blob) in DIR into one report and the matrix summaries, running nothing" },
+  { name: 'outputFile', kind: 'string', value: 'FILE', help: "where a file-writing reporter (json, junit) writes, as vitest's --outputFile" },
   { name: 'testNamePattern', short: 't', kind: 'string', value: 'PATTERN', help: "only tests whose name matches, e.g. -t 'python→reference http/none'" },
   { name: 'watch', kind: 'boolean', help: 'watch mode: rerun on edits, restarting an adapter whose files changed' },
   { name: 'help', short: 'h', kind: 'boolean', help: 'show this help' },
@@ -48,8 +50,13 @@ export const ACTION_INPUTS: Readonly<Record<string, string>> = {
   reports: 'reports',
   shard: 'shard',
   reporter: 'reporter',
+  'output-file': 'outputFile',
+  'merge-reports': 'merge-reports',
   'test-name-pattern': 'testNamePattern',
 };
+
+/** The action's inputs that are not flags: how it installs and runs the CLI, and what it uploads. */
+export const ACTION_SETTINGS = ['version', 'node-version', 'working-directory', 'artifact-name'] as const;
 
 export function helpText(): string {
   const lines = [

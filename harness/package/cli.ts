@@ -75,6 +75,8 @@ async function run(request: CliRun, cwd: string): Promise<number> {
       ...(request.testNamePattern !== undefined ? { testNamePattern: request.testNamePattern } : {}),
       ...(request.shard ? { shard: `${request.shard.index}/${request.shard.count}` } : {}),
       ...(request.reporters ? { reporters: request.reporters } : {}),
+      ...(request.mergeReports !== undefined ? { mergeReports: path.resolve(cwd, request.mergeReports) } : {}),
+      ...(request.outputFile !== undefined ? { outputFile: path.resolve(cwd, request.outputFile) } : {}),
     },
     {
       test: {

@@ -49,7 +49,8 @@ function jsonConfig(sdk: string | undefined): string {
 }
 
 function tsConfig(sdk: string | undefined): string {
-  const list = (value: unknown): string => JSON.stringify(value).replaceAll('"', "'").replaceAll(',', ', ').replaceAll(':', ': ');
+  const list = (entry: Record<string, string>): string =>
+    `{ ${Object.entries(entry).map(([key, value]) => `${key}: '${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`).join(', ')} }`;
   const adapterLines = adapters(sdk).map((entry) => `    ${list(entry)},`);
   const sdkHint = sdk ? [] : ["    // { name: 'my-sdk', cwd: '.' }, // once interop/adapter.json exists"];
   const pairingLines = pairings(sdk)?.map((pair) => `    ${list(pair)},`);
