@@ -47,6 +47,7 @@ export async function writeConfigSnapshot(config: UserConfig, file: string): Pro
     reports: resolved.reports,
     ...(resolved.baseline ? { baseline: resolved.baseline } : {}),
     blind: resolved.blind,
+    ...(resolved.compare ? { compare: resolved.compare } : {}),
   };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ahp-config-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));

@@ -9,6 +9,9 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, test } from 'vitest';
 
+import type { UserConfig } from '../../harness/config/define-config.ts';
+import { CONFIG_KEYS } from '../../harness/config/load-config.ts';
+
 import { parseCliArgs, UsageError, type CliRun } from '../../harness/package/cli-args.ts';
 import { FLAGS, helpText } from '../../harness/package/cli-flags.ts';
 import { initConfig } from '../../harness/package/init.ts';
@@ -144,6 +147,25 @@ describe('an SDK folder with no config', () => {
     expect(written.adapters[0]!.cwd).toBe(REFERENCE_DIR);
     expect(written.reports).toBe(path.join(dir, 'reports'));
   });
+});
+
+test('the snapshot carries every config key, so a key added to the config cannot be dropped on the way', async () => {
+  const dir = sdkFolder(PYTHON);
+  mkdirSync(path.join(dir, 'previous'));
+  const every: Required<UserConfig> = {
+    ...(zeroConfig(dir, sdkInFolder(dir)) as Required<Pick<UserConfig, 'adapters' | 'pairings' | 'reports'>>),
+    schemas: path.join(PROJECT_ROOT, 'schemas'),
+    scenarios: { core: 'rows.json' },
+    transports: ['http'],
+    auth: ['none'],
+    watchdogs: { startupMs: 1000, runMs: 2000 },
+    parallelism: 1,
+    baseline: 'baseline.json',
+    blind: true,
+    compare: 'previous',
+  };
+  const { file } = await writeConfigSnapshot(every, path.join(dir, 'ahp.config.json'));
+  expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object).sort()).toEqual([...CONFIG_KEYS].sort());
 });
 
 describe('init', () => {
