@@ -62,6 +62,8 @@ async function run(request: CliRun, cwd: string): Promise<number> {
 
   process.env.AHP_CONFIG = snapshot.file;
   process.env.AHP_CONFIG_SOURCE = configFile ?? cwd;
+  // The page's run header then says `npx ahp-conformance <these flags>` reproduces the run.
+  process.env.AHP_PACKAGE_CLI = '1';
   if (request.updateBaseline) process.env.AHP_UPDATE_BASELINE = '1';
 
   const vitest = await startVitest(

@@ -11,7 +11,7 @@ import { rewriteBaseline, staleWildcardEntries } from '../baseline/rewrite.ts';
 import { buildPageReport, rowStatus, type RecordedRow } from './build-page-report.ts';
 import { comparisonLines } from './compare-runs.ts';
 import { PageReportError, type PageReport } from './page-report.ts';
-import { adaptersOf, reproduceCommand } from './run-header.ts';
+import { adaptersOf, configShown, reproduceCommand } from './run-header.ts';
 import { loadPageReports, writeAtomically, writePage } from './write-page.ts';
 import { suiteOfProject } from '../setup/project-suite.ts';
 
@@ -133,7 +133,7 @@ export default class MatrixReporter implements Reporter {
     const report: PageReport = buildPageReport({
       project,
       run: {
-        config: config.file,
+        config: configShown(config),
         command: reproduceCommand(),
         startedAt: this.startedAt.toISOString(),
         durationMs: Date.now() - this.startedAt.getTime(),

@@ -18,6 +18,7 @@ import { initConfig } from '../../harness/package/init.ts';
 import { REFERENCE_CWD, REFERENCE_DIR } from '../../harness/package/reference-cwd.ts';
 import { applyFlags, sdkInFolder, suitesFor, zeroConfig } from '../../harness/package/sdk-config.ts';
 import { writeConfigSnapshot } from '../../harness/package/config-snapshot.ts';
+import { reproduceCommand } from '../../harness/reporters/run-header.ts';
 import { actionMappingProblems } from './support/action-mapping.ts';
 import { PROJECT_ROOT } from './support/child-vitest-run.ts';
 
@@ -166,6 +167,13 @@ test('the snapshot carries every config key, so a key added to the config cannot
   };
   const { file } = await writeConfigSnapshot(every, path.join(dir, 'ahp.config.json'));
   expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object).sort()).toEqual([...CONFIG_KEYS].sort());
+});
+
+test("the page's reproduce command under the package is its own call, never the snapshot's path", () => {
+  const env = { AHP_CONFIG: '/tmp/ahp-config-x/config.json', AHP_CONFIG_SOURCE: '/sdk', AHP_PACKAGE_CLI: '1', AHP_BLIND: '1' };
+  expect(reproduceCommand(['node', '/x/bin/ahp-conformance.mjs', '--suite', 'core', '-t', 'python→reference'], env)).toBe("AHP_BLIND=1 npx ahp-conformance --suite core -t 'python→reference'");
+  const helper = { AHP_CONFIG: '/tmp/ahp-config-y/config.json', AHP_CONFIG_SOURCE: '/sdk/ahp.config.ts' };
+  expect(reproduceCommand(['node', '/x/vitest.mjs', 'run', '--project', 'ahp:core'], helper)).toBe('npx vitest run --project ahp:core');
 });
 
 describe('init', () => {
