@@ -16,7 +16,7 @@ import { helpText } from './cli-flags.ts';
 import { readUserConfig, writeConfigSnapshot } from './config-snapshot.ts';
 import { initConfig } from './init.ts';
 import { applyFlags, findConfigFile, REFERENCE_NAME, sdkInFolder, suitesFor, zeroConfig } from './sdk-config.ts';
-import { suiteProjects, SUITES, type Suite } from './suite-projects.ts';
+import { SUITE_ROOT, suiteProjects, SUITES, type Suite } from './suite-projects.ts';
 
 const USAGE_EXIT = 2;
 
@@ -81,6 +81,9 @@ async function run(request: CliRun, cwd: string): Promise<number> {
       ...(request.outputFile !== undefined ? { outputFile: path.resolve(cwd, request.outputFile) } : {}),
     },
     {
+      // vite's and vitest's caches go inside the installed package: a Python or Go repo never grows a
+      // node_modules folder.
+      cacheDir: path.join(SUITE_ROOT, 'node_modules', '.vite'),
       test: {
         reporters: ['default', MATRIX_REPORTER],
         sequence: { sequencer: ShardSequencer },

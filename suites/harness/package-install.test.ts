@@ -82,6 +82,8 @@ describe('npx ahp-conformance in a Python SDK folder with only interop/adapter.j
     const report = coreJson(sdk);
     expect(report.groups.map((group) => `${group.server}→${group.client} ${group.status}`).sort()).toEqual(['python→python passed', 'python→reference passed', 'reference→python passed']);
     expect(report.summary.scenarios.failed ?? 0).toBe(0);
+    // Only the reports are added to the SDK's folder: no node_modules or caches.
+    expect(readdirSync(sdk).sort()).toEqual(['interop', 'reports', 'sdk.py']);
   }, RUN_TIMEOUT_MS);
 
   test('a deliberately broken row fails, and the message names the python server as the party at fault', async () => {
