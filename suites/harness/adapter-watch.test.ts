@@ -11,7 +11,7 @@ import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { adapterPattern, ignoredChange } from '../../harness/setup/adapter-watch.ts';
+import { adapterPattern, ignoredChange, isRunOutput } from '../../harness/setup/adapter-watch.ts';
 import { PROJECT_ROOT, prepareChildRun, removeChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
 import { killRecorded, pidGone, recordedPids, survivorsAfter } from './support/recorded-pids.ts';
 
@@ -21,6 +21,13 @@ describe('what a change selects', () => {
   test('dependency folders, build output and dotfiles are ignored', () => {
     for (const ignored of ['node_modules/x/index.js', '.venv/lib/a.py', 'target/debug/x', 'dist/client.js', '.git/HEAD', 'src/.cache', '.env']) expect(ignoredChange(ignored), ignored).toBe(true);
     for (const kept of ['client.ts', 'src/server.py', 'interop/adapter.json']) expect(ignoredChange(kept), kept).toBe(false);
+  });
+  test("the run's own reports are not an edit, even inside the adapter's folder; a sibling folder is", () => {
+    const reports = path.join(os.tmpdir(), 'sdk', 'reports');
+    expect(isRunOutput(path.join(reports, 'core.json'), [reports])).toBe(true);
+    expect(isRunOutput(reports, [reports])).toBe(true);
+    expect(isRunOutput(path.join(os.tmpdir(), 'sdk', 'reports-old', 'core.json'), [reports])).toBe(false);
+    expect(isRunOutput(path.join(os.tmpdir(), 'sdk', 'server.py'), [reports])).toBe(false);
   });
   test('the rerun pattern selects every group and probe of the adapter as server or client, and nothing else', () => {
     const pattern = adapterPattern(['py.sdk']);
