@@ -130,6 +130,74 @@ describe('ahpConformance() in a TypeScript SDK repo with its own vitest.config.t
   }, RUN_TIMEOUT_MS);
 });
 
+interface RunEnd {
+  event: 'run-end';
+  tests: Array<{ group: string; name: string; state: string }>;
+}
+
+describe('watch mode with ahpConformance()', () => {
+  test("editing the SDK's adapter restarts its server and reruns the groups that involve it, with the new code", async () => {
+    // The self-test's watch driver (vitest's Node API in watch mode), run with the install's vitest.
+    cpSync(path.join(FIXTURES, '..', 'support', 'watch-driver.mjs'), path.join(install, 'watch-driver.mjs'));
+    const driver = execa(process.execPath, ['watch-driver.mjs'], {
+      cwd: install,
+      env: { ...sandboxEnv(root), AHP_WATCH_PROJECT: 'ahp:core' },
+      extendEnv: false,
+      timeout: RUN_TIMEOUT_MS,
+      forceKillAfterDelay: 2000,
+      cleanup: true,
+      reject: false,
+      stdin: 'pipe',
+    });
+    const runs: RunEnd[] = [];
+    let output = '';
+    let waiter: (() => void) | undefined;
+    let buffered = '';
+    driver.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      buffered += chunk.toString();
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        if (!line.startsWith('{"event":"run-end"')) continue;
+        runs.push(JSON.parse(line) as RunEnd);
+        waiter?.();
+      }
+    });
+    driver.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const nextRun = (count: number): Promise<void> =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`watch driver: no run ${count} within 90 s; its output:\n${output.slice(-3000)}`)), 90_000);
+        const check = (): void => {
+          if (runs.length < count) return;
+          clearTimeout(timer);
+          resolve();
+        };
+        waiter = check;
+        check();
+      });
+    const states = (run: RunEnd, group: string): string[] => [...new Set(run.tests.filter((t) => t.group === group).map((t) => t.state))].sort();
+    try {
+      await nextRun(1);
+      expect(states(runs[0]!, 'fake-ts→reference http/none')).toEqual(['passed']);
+      // The edit: the fake server now adds a field to every scripted response.
+      const adapter = path.join(install, 'adapter.mjs');
+      const code = readFileSync(adapter, 'utf8');
+      const edited = code.replace('row ? row.response :', 'row ? { ...row.response, edited: true } :');
+      expect(edited).not.toBe(code);
+      writeFileSync(adapter, edited);
+      await nextRun(2);
+      expect(states(runs[1]!, 'fake-ts→reference http/none'), output.slice(-2000)).toEqual(['failed']);
+      expect(states(runs[1]!, 'reference→fake-ts http/none')).toEqual(['passed']);
+    } finally {
+      driver.stdin!.write('close\n');
+      await driver;
+      writeFileSync(path.join(install, 'adapter.mjs'), readFileSync(path.join(FIXTURES, 'ts-fake-sdk', 'adapter.mjs')));
+    }
+  }, RUN_TIMEOUT_MS);
+});
+
 describe('ahp-conformance init in an empty folder', () => {
   test('writes ahp.config.json and prints the next command, which then runs', async () => {
     const empty = path.join(root, 'empty-sdk');
