@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adapterPattern, ignoredChange, isRunOutput } from '../../harness/setup/adapter-watch.ts';
 import { PROJECT_ROOT, prepareChildRun, removeChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
 import { killRecorded, pidGone, recordedPids, survivorsAfter } from './support/recorded-pids.ts';
+import { followWatchDriver, type RunEnd, type WatchEvents } from './support/watch-events.ts';
 
 const FIXTURES = path.join(PROJECT_ROOT, 'suites', 'harness', 'fixtures');
 
@@ -36,35 +37,17 @@ describe('what a change selects', () => {
   });
 });
 
-interface RunEnd {
-  event: 'run-end';
-  tests: Array<{ group: string; name: string; state: string; error?: string }>;
-}
-
 describe('editing an adapter in watch mode', () => {
   let dirs: ChildRunDirs;
   let edited = '';
   let driver: ResultPromise;
-  const runs: RunEnd[] = [];
-  const waiters: Array<() => void> = [];
-  let output = '';
+  let runs: RunEnd[] = [];
+  let nextRun: WatchEvents['nextRun'] = () => Promise.reject(new Error('the watch driver has not started'));
   let survivors: string[] = [];
   let pids = new Map<number, string>();
   let afterFirst = new Map<number, string>();
   let beforeClose = new Map<number, string>();
   let aliveBeforeClose = new Set<number>();
-
-  const nextRun = (count: number, ms: number): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`watch driver: no run ${count} within ${ms} ms; its output:\n${output.slice(-3000)}`)), ms);
-      const check = (): void => {
-        if (runs.length >= count) {
-          clearTimeout(timer);
-          resolve();
-        } else waiters.push(check);
-      };
-      check();
-    });
 
   beforeAll(async () => {
     // The edited adapter lives outside the project (vitest's own watcher must not see it).
@@ -97,26 +80,7 @@ describe('editing an adapter in watch mode', () => {
       timeout: 150_000,
       stdin: 'pipe',
     });
-    let buffered = '';
-    driver.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      buffered += chunk.toString();
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        try {
-          const event = JSON.parse(line) as { event?: string };
-          if (event.event === 'run-end') {
-            runs.push(event as RunEnd);
-            for (const wake of waiters.splice(0)) wake();
-          }
-        } catch {
-          // vitest's own output
-        }
-      }
-    });
-    driver.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    ({ runs, nextRun } = followWatchDriver(driver));
 
     await nextRun(1, 90_000);
     afterFirst = recordedPids(dirs.pidDir);

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { readJsonReport } from './support/vitest-json-report.ts';
 import { installOffline, packInto, sandboxEnv } from './support/offline-install.ts';
+import { followWatchDriver, type RunEnd } from './support/watch-events.ts';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const RUN_TIMEOUT_MS = 240_000;
@@ -130,11 +131,6 @@ describe('ahpConformance() in a TypeScript SDK repo with its own vitest.config.t
   }, RUN_TIMEOUT_MS);
 });
 
-interface RunEnd {
-  event: 'run-end';
-  tests: Array<{ group: string; name: string; state: string }>;
-}
-
 describe('watch mode with ahpConformance()', () => {
   test("editing the SDK's adapter restarts its server and reruns the groups that involve it, with the new code", async () => {
     // The self-test's watch driver (vitest's Node API in watch mode), run with the install's vitest.
@@ -149,37 +145,10 @@ describe('watch mode with ahpConformance()', () => {
       reject: false,
       stdin: 'pipe',
     });
-    const runs: RunEnd[] = [];
-    let output = '';
-    let waiter: (() => void) | undefined;
-    let buffered = '';
-    driver.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      buffered += chunk.toString();
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        if (!line.startsWith('{"event":"run-end"')) continue;
-        runs.push(JSON.parse(line) as RunEnd);
-        waiter?.();
-      }
-    });
-    driver.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const nextRun = (count: number): Promise<void> =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`watch driver: no run ${count} within 90 s; its output:\n${output.slice(-3000)}`)), 90_000);
-        const check = (): void => {
-          if (runs.length < count) return;
-          clearTimeout(timer);
-          resolve();
-        };
-        waiter = check;
-        check();
-      });
+    const { runs, nextRun, output } = followWatchDriver(driver);
     const states = (run: RunEnd, group: string): string[] => [...new Set(run.tests.filter((t) => t.group === group).map((t) => t.state))].sort();
     try {
-      await nextRun(1);
+      await nextRun(1, 90_000);
       expect(states(runs[0]!, 'fake-ts→reference http/none')).toEqual(['passed']);
       // The edit: the fake server now adds a field to every scripted response.
       const adapter = path.join(install, 'adapter.mjs');
@@ -187,8 +156,8 @@ describe('watch mode with ahpConformance()', () => {
       const edited = code.replace('row ? row.response :', 'row ? { ...row.response, edited: true } :');
       expect(edited).not.toBe(code);
       writeFileSync(adapter, edited);
-      await nextRun(2);
-      expect(states(runs[1]!, 'fake-ts→reference http/none'), output.slice(-2000)).toEqual(['failed']);
+      await nextRun(2, 90_000);
+      expect(states(runs[1]!, 'fake-ts→reference http/none'), output().slice(-2000)).toEqual(['failed']);
       expect(states(runs[1]!, 'reference→fake-ts http/none')).toEqual(['passed']);
     } finally {
       driver.stdin!.write('close\n');
