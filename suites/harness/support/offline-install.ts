@@ -20,6 +20,7 @@ const STAGED = [
   'tsconfig.json',
   'tsconfig.build.json',
   'README.md',
+  'docs',
   'action.yml',
   'bin',
   'scripts',
