@@ -220,7 +220,13 @@ export async function resolveConfig(raw: unknown, file: string, env: NodeJS.Proc
   return { file, dir, schemas, scenarios, adapters, transports, auth, pairings, watchdogs, parallelism, reports, baseline, blind, compare };
 }
 
-async function readConfigValue(file: string): Promise<unknown> {
+/** How a config module is imported: natively by default; the installed package passes vite's runner for `.ts`. */
+export type ImportModule = (url: string) => Promise<Record<string, unknown>>;
+
+const nativeImport: ImportModule = async (url) => (await import(url)) as Record<string, unknown>;
+
+/** The config file's value as written (not yet validated): parsed JSON, or the module's default export. */
+export async function readConfigValue(file: string, importModule: ImportModule = nativeImport): Promise<unknown> {
   const ext = path.extname(file).toLowerCase();
   if (ext !== '.json' && !MODULE_EXTENSIONS.includes(ext)) {
     throw new ConfigError(file, '', `unsupported config file extension "${ext}"; expected one of .json, ${MODULE_EXTENSIONS.join(', ')}`);
@@ -247,7 +253,7 @@ async function readConfigValue(file: string): Promise<unknown> {
 
   let namespace: Record<string, unknown>;
   try {
-    namespace = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    namespace = await importModule(pathToFileURL(file).href);
   } catch (error) {
     const hint =
       ext === '.ts' || ext === '.mts'

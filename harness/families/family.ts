@@ -1,5 +1,5 @@
 // The runner families and what the shared machinery needs to know of each. This module is read by
-// vitest.config.ts when vitest loads its config, so it stays pure data: importing a family's code
+// harness/package/suite-projects.ts when vitest loads its config, so it stays pure data: importing a family's code
 // here would load every family's model and verifier before a single test is collected.
 
 /** How long a family's tests and hooks may take, in milliseconds. */
@@ -46,13 +46,13 @@ export const FAMILIES: readonly Family[] = [
   { name: 'auth', matrix: false, shards: false, timeouts: { test: 60_000, hook: 120_000 } },
 ];
 
-/** The family's globalSetup module, relative to the project root. */
-export function familyGlobalSetup(family: Family): string {
-  return `harness/families/${family.name}/global-setup.ts`;
+/** The family's globalSetup module, relative to the project root; `ext` is `.js` once compiled. */
+export function familyGlobalSetup(family: Family, ext = '.ts'): string {
+  return `harness/families/${family.name}/global-setup${ext}`;
 }
 
-/** The test files of the family's project, relative to the project root. */
-export function familySuiteFiles(family: Family, sharded: boolean): string[] {
-  if (family.shards) return [sharded ? `suites/${family.name}/shards/part-*.test.ts` : `suites/${family.name}/${family.name}.test.ts`];
-  return [`suites/${family.name}/**/*.test.ts`];
+/** The test files of the family's project, relative to the project root; `ext` is `.js` once compiled. */
+export function familySuiteFiles(family: Family, sharded: boolean, ext = '.ts'): string[] {
+  if (family.shards) return [sharded ? `suites/${family.name}/shards/part-*.test${ext}` : `suites/${family.name}/${family.name}.test${ext}`];
+  return [`suites/${family.name}/**/*.test${ext}`];
 }

@@ -11,8 +11,9 @@ import { rewriteBaseline, staleWildcardEntries } from '../baseline/rewrite.ts';
 import { buildPageReport, rowStatus, type RecordedRow } from './build-page-report.ts';
 import { comparisonLines } from './compare-runs.ts';
 import { PageReportError, type PageReport } from './page-report.ts';
-import { adaptersOf, reproduceCommand } from './run-header.ts';
+import { adaptersOf, configShown, reproduceCommand } from './run-header.ts';
 import { loadPageReports, writeAtomically, writePage } from './write-page.ts';
+import { suiteOfProject } from '../setup/project-suite.ts';
 
 type GroupStatus = 'passed' | 'failed' | 'skipped' | 'inapplicable' | 'unsupported';
 /** `expected-failure`: a failing row the known-failure baseline lists (it does not fail the run). */
@@ -99,9 +100,10 @@ export default class MatrixReporter implements Reporter {
         // The baseline's reason, for an expected failure: the test's ahpBaseline meta is the one record of it.
         const reason = verdict === 'expected-failure' ? listed?.state?.reason : undefined;
         if (row) {
-          addRow(groupsByProject, testCase.project.name, row, verdict, reason);
-          const recorded = pageRows.get(testCase.project.name) ?? [];
-          pageRows.set(testCase.project.name, recorded);
+          const suite = suiteOfProject(testCase.project.name);
+          addRow(groupsByProject, suite, row, verdict, reason);
+          const recorded = pageRows.get(suite) ?? [];
+          pageRows.set(suite, recorded);
           recorded.push({ meta: row, verdict, ...(listed?.state ? { baseline: listed.state } : {}) });
         }
         if (probe) addProbe(probesByProject, testCase, probe, verdict, reason);
@@ -119,7 +121,7 @@ export default class MatrixReporter implements Reporter {
       if (pageRows.has(project)) this.writePageReport(config, project, pageRows.get(project)!, probes, this.staleOf(stale, project));
     }
     if (pageRows.size > 0) this.renderPage(config);
-    if (config.baseline !== null) this.finishBaseline(config.baseline, [...new Set(testModules.map((module) => module.project.name))]);
+    if (config.baseline !== null) this.finishBaseline(config.baseline, [...new Set(testModules.map((module) => suiteOfProject(module.project.name)))]);
   }
 
   /** Stale wildcard entries that listed rows of `project`. */
@@ -131,7 +133,7 @@ export default class MatrixReporter implements Reporter {
     const report: PageReport = buildPageReport({
       project,
       run: {
-        config: config.file,
+        config: configShown(config),
         command: reproduceCommand(),
         startedAt: this.startedAt.toISOString(),
         durationMs: Date.now() - this.startedAt.getTime(),

@@ -1,7 +1,13 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 import type { Plugin } from 'vite';
 
-/** The matrix reporter, as the config names it (resolved against the project root by vitest). */
-export const MATRIX_REPORTER = './harness/reporters/matrix-reporter.ts';
+/**
+ * The matrix reporter's file. Absolute, so an SDK's own vitest config (another root) finds it; named
+ * like this module (.ts from source, .js once compiled).
+ */
+export const MATRIX_REPORTER = fileURLToPath(new URL(`./matrix-reporter${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
 /**
  * Keeps the matrix reports (`reports/<project>-matrix.md`, `<project>.json`) coming when the user names
@@ -14,8 +20,13 @@ export function matrixReports(): Plugin {
     name: 'ahp-conformance:matrix-reports',
     configureVitest({ vitest }) {
       const reporters = vitest.config.reporters;
+      // A reporter named by a relative path (a child run's `--reporter=./harness/...`) is the same one.
       const named = (entry: unknown): unknown => (Array.isArray(entry) ? entry[0] : entry);
-      if (!reporters.some((entry) => named(entry) === MATRIX_REPORTER)) reporters.push([MATRIX_REPORTER, {}]);
+      const isMatrix = (entry: unknown): boolean => {
+        const name = named(entry);
+        return typeof name === 'string' && path.resolve(vitest.config.root, name) === MATRIX_REPORTER;
+      };
+      if (!reporters.some(isMatrix)) reporters.push([MATRIX_REPORTER, {}]);
     },
   };
 }

@@ -24,10 +24,19 @@ export function adaptersOf(config: ResolvedConfig): PageAdapter[] {
 
 /** `AHP_CONFIG=… npx vitest run --project core`, from this process's argv and environment. */
 export function reproduceCommand(argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string {
-  // argv[1] is vitest's own entry (npx vitest, or node …/vitest.mjs): the same arguments after it reproduce the call.
+  // argv[1] is vitest's own entry (npx vitest, or node …/vitest.mjs) or the installed package's CLI:
+  // the same arguments after it reproduce the call.
   const args = argv.slice(2);
-  const vars = REPRODUCING_ENV.filter((name) => env[name] !== undefined && env[name] !== '').map((name) => `${name}=${quote(env[name]!)}`);
-  return [...vars, 'npx', 'vitest', ...args.map(quote)].join(' ');
+  // Under the installed package (harness/package/), AHP_CONFIG is a snapshot it wrote from the SDK's
+  // config and flags, gone after the run; the CLI's flags or the SDK's vitest config choose it again.
+  const viaPackage = env.AHP_CONFIG_SOURCE !== undefined;
+  const vars = REPRODUCING_ENV.filter((name) => env[name] !== undefined && env[name] !== '' && !(viaPackage && name === 'AHP_CONFIG')).map((name) => `${name}=${quote(env[name]!)}`);
+  return [...vars, 'npx', env.AHP_PACKAGE_CLI === '1' ? 'ahp-conformance' : 'vitest', ...args.map(quote)].join(' ');
+}
+
+/** The config file the run's config came from: the SDK's own under the installed package. */
+export function configShown(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): string {
+  return env.AHP_CONFIG_SOURCE ?? config.file;
 }
 
 function quote(value: string): string {

@@ -27,6 +27,14 @@ export function ignoredChange(relative: string): boolean {
   return relative.split(/[\\/]/).some((part) => IGNORED.has(part) || part.startsWith('.'));
 }
 
+/**
+ * True for an absolute path inside one of the folders the run itself writes to: an SDK's ./reports
+ * beside its adapter must never count as an edit, or every run would start another.
+ */
+export function isRunOutput(file: string, written: readonly string[]): boolean {
+  return written.some((dir) => file === dir || file.startsWith(`${dir}${path.sep}`));
+}
+
 /** A test-name pattern for every group and probe whose server or client is one of `adapters`. */
 export function adapterPattern(adapters: readonly string[]): RegExp {
   const names = adapters.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
@@ -44,11 +52,13 @@ class AdapterWatcher {
   constructor(
     private readonly vitest: Vitest,
     adapters: ReadonlyArray<{ name: string; cwd: string }>,
+    /** Absolute folders the run itself writes to (the reports), which may lie inside an adapter's folder. */
+    private readonly written: readonly string[],
   ) {
     for (const adapter of adapters) {
       try {
         const watcher = watch(adapter.cwd, { recursive: true }, (_event, file) => {
-          if (file !== null && ignoredChange(String(file))) return;
+          if (file !== null && (ignoredChange(String(file)) || isRunOutput(path.join(adapter.cwd, String(file)), this.written))) return;
           this.changed.add(adapter.name);
           clearTimeout(this.timer);
           this.timer = setTimeout(() => this.flush(), DEBOUNCE_MS);
@@ -104,12 +114,21 @@ const watchers = new WeakMap<Vitest, AdapterWatcher>();
  * In watch mode, registers `project` with the run's adapter watcher (created on first use). Returns
  * the teardown (closes the watcher when the last project leaves). Outside watch mode: nothing.
  */
-export function watchAdapters(project: TestProject, adapters: ReadonlyArray<{ name: string; cwd: string }>, restart: (adapter: string) => Promise<void>): () => void {
+export function watchAdapters(
+  project: TestProject,
+  adapters: ReadonlyArray<{ name: string; cwd: string }>,
+  restart: (adapter: string) => Promise<void>,
+  written: readonly string[] = [],
+): () => void {
   const vitest = project.vitest;
   if (!vitest.config.watch) return () => undefined;
   let watcher = watchers.get(vitest);
   if (!watcher) {
-    watcher = new AdapterWatcher(vitest, adapters.map((adapter) => ({ name: adapter.name, cwd: path.resolve(adapter.cwd) })));
+    watcher = new AdapterWatcher(
+      vitest,
+      adapters.map((adapter) => ({ name: adapter.name, cwd: path.resolve(adapter.cwd) })),
+      written.map((dir) => path.resolve(dir)),
+    );
     watchers.set(vitest, watcher);
   }
   watcher.register({ project, restart });

@@ -86,7 +86,7 @@ export async function provideRunServices(
   project.provide('ahpSelection', knownSelection(forecastSelection(project)));
   // Watch mode keeps shared servers up between reruns; one that died is started again first.
   if (options.restartDeadOnRerun) project.onTestsRerun(() => services.broker.restartDead());
-  const unwatch = watchAdapters(project, config.adapters, (adapter) => services.broker.restartAdapter(adapter));
+  const unwatch = watchAdapters(project, config.adapters, (adapter) => services.broker.restartAdapter(adapter), [config.reports]);
   return async () => {
     unwatch();
     await services.stop();

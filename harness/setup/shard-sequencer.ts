@@ -2,7 +2,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 import { MAX_SHARDS } from './shard-parts.ts';
 
-const PART = /[\\/]shards[\\/]part-(\d+)\.test\.ts$/;
+// `.ts` from source, `.js` in the installed package.
+const PART = /[\\/]shards[\\/]part-(\d+)\.test\.[jt]s$/;
 
 /**
  * vitest's sequencer, except for matrix part files (shard-parts.ts): shard i of n runs exactly part i

@@ -11,9 +11,10 @@ import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { adapterPattern, ignoredChange } from '../../harness/setup/adapter-watch.ts';
+import { adapterPattern, ignoredChange, isRunOutput } from '../../harness/setup/adapter-watch.ts';
 import { PROJECT_ROOT, prepareChildRun, removeChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
 import { killRecorded, pidGone, recordedPids, survivorsAfter } from './support/recorded-pids.ts';
+import { followWatchDriver, type RunEnd, type WatchEvents } from './support/watch-events.ts';
 
 const FIXTURES = path.join(PROJECT_ROOT, 'suites', 'harness', 'fixtures');
 
@@ -22,6 +23,13 @@ describe('what a change selects', () => {
     for (const ignored of ['node_modules/x/index.js', '.venv/lib/a.py', 'target/debug/x', 'dist/client.js', '.git/HEAD', 'src/.cache', '.env']) expect(ignoredChange(ignored), ignored).toBe(true);
     for (const kept of ['client.ts', 'src/server.py', 'interop/adapter.json']) expect(ignoredChange(kept), kept).toBe(false);
   });
+  test("the run's own reports are not an edit, even inside the adapter's folder; a sibling folder is", () => {
+    const reports = path.join(os.tmpdir(), 'sdk', 'reports');
+    expect(isRunOutput(path.join(reports, 'core.json'), [reports])).toBe(true);
+    expect(isRunOutput(reports, [reports])).toBe(true);
+    expect(isRunOutput(path.join(os.tmpdir(), 'sdk', 'reports-old', 'core.json'), [reports])).toBe(false);
+    expect(isRunOutput(path.join(os.tmpdir(), 'sdk', 'server.py'), [reports])).toBe(false);
+  });
   test('the rerun pattern selects every group and probe of the adapter as server or client, and nothing else', () => {
     const pattern = adapterPattern(['py.sdk']);
     for (const name of ['py.sdk→ts http/none permission.allow', 'ts→py.sdk stdio/none x', 'py.sdk bearer/missing-credential GET /capabilities', 'py.sdk none receiver/raw-upload']) expect(pattern.test(name), name).toBe(true);
@@ -29,35 +37,17 @@ describe('what a change selects', () => {
   });
 });
 
-interface RunEnd {
-  event: 'run-end';
-  tests: Array<{ group: string; name: string; state: string; error?: string }>;
-}
-
 describe('editing an adapter in watch mode', () => {
   let dirs: ChildRunDirs;
   let edited = '';
   let driver: ResultPromise;
-  const runs: RunEnd[] = [];
-  const waiters: Array<() => void> = [];
-  let output = '';
+  let runs: RunEnd[] = [];
+  let nextRun: WatchEvents['nextRun'] = () => Promise.reject(new Error('the watch driver has not started'));
   let survivors: string[] = [];
   let pids = new Map<number, string>();
   let afterFirst = new Map<number, string>();
   let beforeClose = new Map<number, string>();
   let aliveBeforeClose = new Set<number>();
-
-  const nextRun = (count: number, ms: number): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`watch driver: no run ${count} within ${ms} ms; its output:\n${output.slice(-3000)}`)), ms);
-      const check = (): void => {
-        if (runs.length >= count) {
-          clearTimeout(timer);
-          resolve();
-        } else waiters.push(check);
-      };
-      check();
-    });
 
   beforeAll(async () => {
     // The edited adapter lives outside the project (vitest's own watcher must not see it).
@@ -90,26 +80,7 @@ describe('editing an adapter in watch mode', () => {
       timeout: 150_000,
       stdin: 'pipe',
     });
-    let buffered = '';
-    driver.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      buffered += chunk.toString();
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        try {
-          const event = JSON.parse(line) as { event?: string };
-          if (event.event === 'run-end') {
-            runs.push(event as RunEnd);
-            for (const wake of waiters.splice(0)) wake();
-          }
-        } catch {
-          // vitest's own output
-        }
-      }
-    });
-    driver.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    ({ runs, nextRun } = followWatchDriver(driver));
 
     await nextRun(1, 90_000);
     afterFirst = recordedPids(dirs.pidDir);

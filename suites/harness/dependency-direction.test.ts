@@ -15,6 +15,7 @@ import { expect, test } from 'vitest';
 
 import { projectRoot } from '../../harness/config/load-config.ts';
 import { FAMILIES } from '../../harness/families/family.ts';
+import { SUITES } from '../../harness/package/suite-projects.ts';
 
 const ROOT = projectRoot();
 const FAMILY_NAMES = FAMILIES.map((family) => family.name);
@@ -105,7 +106,7 @@ function familyOf(file: string): string | undefined {
 function brokenRule(from: string, to: string): string | undefined {
   if (from.startsWith('harness/')) {
     if (to.startsWith('adapters/') || to.startsWith('suites/')) return 'the harness imports nothing from adapters/ or suites/';
-    if (from === FAMILY_LIST) return 'the family list is pure data (vitest.config.ts loads it) and imports nothing of the project';
+    if (from === FAMILY_LIST) return 'the family list is pure data (vitest loads it with its config) and imports nothing of the project';
     const fromFamily = familyOf(from);
     const toFamily = familyOf(to);
     if (toFamily === undefined || toFamily === fromFamily) return undefined;
@@ -191,4 +192,8 @@ test('`npm run baseline` updates the baseline of every family', () => {
   const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const projects = [...scripts.baseline!.matchAll(/--project (\S+)/g)].map((match) => match[1]);
   expect(projects).toEqual(FAMILY_NAMES);
+});
+
+test("the package's suites are the family list's families", () => {
+  expect([...SUITES]).toEqual(FAMILY_NAMES);
 });

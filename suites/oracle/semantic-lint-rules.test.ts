@@ -174,8 +174,8 @@ describe('semantic lint', () => {
     expect(lintSentMessage([message], 'intercept').map((p) => p.rule)).toEqual(['AHP-RPC-001']);
   });
 
-  test('the README rule table lists every rule with its source', () => {
-    const readme = readFileSync(path.join(projectRoot(), 'README.md'), 'utf8');
+  test('the contract doc\'s rule table lists every rule with its source', () => {
+    const readme = readFileSync(path.join(projectRoot(), 'docs', 'contract.md'), 'utf8');
     for (const rule of Object.values(SEMANTIC_RULES)) expect(readme, rule.id).toContain(`| \`${rule.id}\` | ${rule.source} |`);
   });
 });

@@ -1,7 +1,7 @@
 // Runs vitest in watch mode through its Node API (createVitest), as an editor or `npx vitest` would,
 // for the watch-mode self-test: every finished run is written to stdout as one JSON line
 // {"event":"run-end","tests":[{"group","name","state"}]}; a line "close" on stdin ends vitest and
-// this process. Environment: AHP_CONFIG (and whatever else the test sets).
+// this process. Environment: AHP_CONFIG (and whatever else the test sets), AHP_WATCH_PROJECT.
 import { createVitest } from 'vitest/node';
 
 const emit = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -24,7 +24,8 @@ const reporter = {
   },
 };
 
-const vitest = await createVitest('test', { watch: true, project: ['core'], reporters: [reporter] });
+// AHP_WATCH_PROJECT: the project to watch (the package self-test watches an SDK's `ahp:core`).
+const vitest = await createVitest('test', { watch: true, project: [process.env.AHP_WATCH_PROJECT ?? 'core'], reporters: [reporter] });
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', async (chunk) => {
   if (!chunk.includes('close')) return;
