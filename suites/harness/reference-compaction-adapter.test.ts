@@ -21,6 +21,10 @@ import { compactionRequest } from '../../adapters/reference/compaction/compactio
 import { runCompaction, type HookSnapshot } from '../../adapters/reference/compaction/runtime.ts';
 import { stageResponse } from '../../adapters/reference/compaction/stage-response.ts';
 import { inlineText, textParts, textPartsProblem } from '../../adapters/reference/compaction/text-parts.ts';
+import { parseHostPlan } from '../../adapters/reference/compaction/host-plan.ts';
+import { parseProbePlan } from '../../adapters/reference/compaction/probe-client.ts';
+import { loadSubscriptions } from '../../adapters/reference/compaction/subscriptions.ts';
+import { tokenScopes } from '../../adapters/reference/compaction/token-scopes.ts';
 import { parseWireArgv, WIRE_USAGE } from '../../adapters/reference/compaction/wire-argv.ts';
 import type { WireParts } from '../../adapters/reference/compaction/wire-main.ts';
 import type { CompactionReceipt } from '../../adapters/reference/compaction/receipt-file.ts';
@@ -169,6 +173,32 @@ describe('the reference compaction runtime, in process', () => {
     expect(parseWireArgv(['s', 'b', 'c', 'stdio', 'chain-before-0', 'stdio'])).toEqual({ mode: 'stdio', schemaDir: 's', storeDir: 'b', configPath: 'c', scope: 'chain-before-0' });
     expect(parseWireArgv(['host'])).toEqual({ mode: 'host' });
     for (const bad of [[], ['s', 'b', 'c', 'stdio'], ['s', 'b', 'c', 'stdio', 'x', 'stdio', 'stdio'], ['s', 'b', 'c', 'serve'], ['host', 'x']]) expect(parseWireArgv(bad)).toEqual({ error: WIRE_USAGE });
+  });
+});
+
+describe('bad input to the reference compaction adapter is refused naming the place and the expectation', () => {
+  test('host and probe plans', () => {
+    expect(() => parseHostPlan({ transport: 'http', cases: [{ name: 'x', before: [{ supplier: 's', failurePolicy: 'sometimes' }], after: [] }] })).toThrow(
+      'host plan (stdin): cases[0].before[0].failurePolicy: expected "fail-open" or "fail-closed"',
+    );
+    expect(() => parseHostPlan({ transport: 'stdio', cases: [], receiverCommand: [] })).toThrow('host plan (stdin): receiverCommand: expected a non-empty list of strings');
+    expect(() => parseHostPlan({ transport: 'pigeon', cases: [] })).toThrow('host plan (stdin): transport: expected "http" or "stdio"');
+    expect(() => parseProbePlan({ transport: 'http', requests: [], endpoint: 'http://127.0.0.1:1/hooks/intercept' })).toThrow('probe plan (stdin): token: expected the bearer token');
+  });
+
+  test('the subscription config and the token maps', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ahp-compaction-config-'));
+    try {
+      const file = path.join(dir, 'subscriptions.json');
+      writeFileSync(file, JSON.stringify({ 'chain-before-0': { kind: 'append', target: 'input', suffix: ':x' } }));
+      expect(() => loadSubscriptions(file)).toThrow(`subscription config ${file}: "chain-before-0".target: expected "instructions" or "summary"`);
+      writeFileSync(file, '{');
+      expect(() => loadSubscriptions(file)).toThrow(`subscription config ${file} is not valid JSON`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(() => tokenScopes('AHP_COMPACTION_TOKENS', { AHP_COMPACTION_TOKENS: '{"secret-token": 3}' })).toThrow(/every value must be a scope name/);
+    expect(() => tokenScopes('AHP_COMPACTION_TOKENS', { AHP_COMPACTION_TOKENS: '{"secret-token": 3}' })).not.toThrow(/secret-token/);
   });
 });
 
