@@ -40,7 +40,7 @@ export interface GroupRunResult {
 export interface SuiteFamily<Row extends { id: string }> {
   /** The project name: `reports/<project>.json`. */
   project: string;
-  /** The config file the groups come from: the run planner's timings are kept per config. */
+  /** The config file the groups come from (timings are kept by adapter, not by this file: run-timings.ts). */
   configFile: string;
   /** Every row of the family's scenario file, in file order: one test each per group. */
   rows: Row[];
