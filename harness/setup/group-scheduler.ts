@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 
 import type { MatrixGroup } from '../runs/plan.ts';
 import type { GroupRunResult, RowOutcome, SuiteFamily } from './grouped-suite.ts';
-import { partsWorthStarting, planRuns, rowCosts, runCost, sliceRows, splitOnIdle, type PlannedGroup, type RowCosts } from './run-plan.ts';
+import { partsWorthStarting, planRuns, rowCostOf, rowCosts, runCost, sliceRows, splitOnIdle, type PlannedGroup, type RowCosts } from './run-plan.ts';
 import { loadTimings, recordTiming, saveTimings, timingKeys, type RunTimings } from './run-timings.ts';
 
 /** One line of what the scheduler decided, and when (ms since it was created). */
@@ -178,7 +178,7 @@ export class GroupScheduler<Row extends { id: string }> {
   /** The job's rows cut in two, with their costs, when the family allows it and both halves are worth a start. */
   private halves(job: Job<Row>): { rows: [Row[], Row[]]; costs: [number, number] } | undefined {
     if (!job.planned.splittable || job.rows.length < 2) return undefined;
-    const [head, tail] = sliceRows(job.rows, 2) as [Row[], Row[]];
+    const [head, tail] = sliceRows(job.rows, 2, rowCostOf(job.planned, job.costs)) as [Row[], Row[]];
     const costs: [number, number] = [runCost(job.planned, job.costs, head), runCost(job.planned, job.costs, tail)];
     return partsWorthStarting(job.costs, costs) ? { rows: [head, tail], costs } : undefined;
   }

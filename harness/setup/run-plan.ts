@@ -77,12 +77,34 @@ export function runCost<Row>(group: Pick<PlannedGroup<Row>, 'isNegative'>, costs
   return estimate(costs, rows.length, negatives).cost;
 }
 
-/** `rows` cut into `parts` consecutive slices of about equal size, in order. */
-export function sliceRows<Row>(rows: readonly Row[], parts: number): Row[][] {
-  const size = Math.ceil(rows.length / Math.max(1, parts));
+/**
+ * `rows` cut into `parts` consecutive slices of about equal estimated cost, in order: a group's
+ * negative rows may cluster, and a cut by count would leave one part with most of the restarts.
+ */
+export function sliceRows<Row>(rows: readonly Row[], parts: number, rowCost: (row: Row) => number = () => 1): Row[][] {
+  const count = Math.max(1, Math.min(parts, rows.length));
+  const total = rows.reduce((sum, row) => sum + rowCost(row), 0);
   const slices: Row[][] = [];
-  for (let at = 0; at < rows.length; at += size) slices.push(rows.slice(at, at + size));
+  let current: Row[] = [];
+  let spent = 0;
+  rows.forEach((row, index) => {
+    current.push(row);
+    spent += rowCost(row);
+    const left = rows.length - index - 1;
+    const slicesLeft = count - slices.length - 1;
+    // Cut once this slice reached its share, or when the rows left are just enough for the slices left.
+    if (slicesLeft > 0 && left > 0 && (spent >= (total * (slices.length + 1)) / count || left === slicesLeft)) {
+      slices.push(current);
+      current = [];
+    }
+  });
+  if (current.length > 0) slices.push(current);
   return slices;
+}
+
+/** What one row adds to a run's estimate. */
+export function rowCostOf<Row>(group: Pick<PlannedGroup<Row>, 'isNegative'>, costs: RowCosts): (row: Row) => number {
+  return (row) => costs.rowMs + (group.isNegative?.(row) === true ? costs.negativeRowMs : 0);
 }
 
 /** Whether every part of `slices` is still worth its own client start. */
@@ -93,7 +115,7 @@ export function partsWorthStarting(costs: RowCosts, sliceCosts: number[]): boole
 export function planRuns<Row>(groups: Array<PlannedGroup<Row>>, parallelism: number, timings: RunTimings): Array<PlannedRun<Row>> {
   const cores = Math.max(1, parallelism);
   const plans = groups.map((group) => ({ group, costs: rowCosts(timings, group), parts: 1 }));
-  const costsOf = (plan: (typeof plans)[number]): number[] => sliceRows(plan.group.rows, plan.parts).map((rows) => runCost(plan.group, plan.costs, rows));
+  const costsOf = (plan: (typeof plans)[number]): number[] => sliceRows(plan.group.rows, plan.parts, rowCostOf(plan.group, plan.costs)).map((rows) => runCost(plan.group, plan.costs, rows));
   // Every group starts as one run. Then, as long as it shortens the predicted wall time of the
   // longest-first schedule on `cores` (the long pole that leaves other cores idle, or the last run that
   // finishes alone), one more split of the group whose split helps most — each part pays its own
@@ -114,7 +136,7 @@ export function planRuns<Row>(groups: Array<PlannedGroup<Row>>, parallelism: num
   }
   const runs: Array<PlannedRun<Row>> = [];
   for (const plan of plans) {
-    const slices = sliceRows(plan.group.rows, plan.parts);
+    const slices = sliceRows(plan.group.rows, plan.parts, rowCostOf(plan.group, plan.costs));
     for (const rows of slices) runs.push({ label: plan.group.label, rows, cost: runCost(plan.group, plan.costs, rows), parts: slices.length, costs: plan.costs });
   }
   return runs.sort((a, b) => b.cost - a.cost);

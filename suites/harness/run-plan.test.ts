@@ -101,11 +101,21 @@ describe('a first run (nothing measured yet)', () => {
       ...[1, 2, 3, 4, 5].map((n) => ({ label: `http-${n}`, rows: rows(105), splittable: true, keys: { pair: `p${n}`, client: `c${n}` }, transport: 'http' as const, isNegative: negative })),
     ];
     const runs = planRuns(groups, 2, new Map());
-    expect(runs.filter((run) => run.label === 'stdio').map((run) => [run.rows.length, run.parts, run.costs.basis])).toEqual([
-      [53, 2, 'first-run estimate'],
-      [52, 2, 'first-run estimate'],
+    const stdio = runs.filter((run) => run.label === 'stdio');
+    expect(stdio.map((run) => [run.parts, run.costs.basis])).toEqual([
+      [2, 'first-run estimate'],
+      [2, 'first-run estimate'],
     ]);
+    // Cut where the estimated cost halves (negative rows weigh more), in order, every row once.
+    expect(stdio.map((run) => run.rows.length).sort()).toEqual([52, 53]);
+    expect(stdio.flatMap((run) => run.rows).sort((a, b) => a - b)).toEqual(rows(105));
     expect(runs.filter((run) => run.label !== 'stdio').every((run) => run.parts === 1)).toBe(true);
+  });
+
+  test('a group is cut where its estimated cost halves: clustered negative rows do not all land in one part', () => {
+    const clustered = (row: number): boolean => row < 30; // all 30 negatives first
+    const runs = planRuns([{ label: 'g', rows: rows(100), splittable: true, keys, transport: 'stdio', isNegative: clustered }], 2, new Map());
+    expect(runs.map((run) => run.rows.length).sort((a, b) => a - b)).toEqual([17, 83]);
   });
 
   test('a small stdio group is never cut into parts its start would dominate', () => {
