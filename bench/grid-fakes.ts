@@ -1,0 +1,40 @@
+// The fake-SDK grid of the grid bench (`npm run bench -- grid --fakes`): two fake adapters that cost
+// what the public SDKs' adapters were measured to cost where it matters to the planner — one whose
+// stdio client starts a fresh server after every negative row, as the TypeScript SDK's does, and one
+// that keeps its server, as the Python SDK's does; every server start of either pays a fixed CPU cost
+// (AHP_FAKE_START_COST_MS, ~0.8 s like an SDK's start). All four pairings over http × every auth mode
+// and stdio: 24 runnable groups over the core rows, like the grid the protocol's runner was timed on.
+
+import { mkdirSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** The fake adapters' folders (the process sampler counts processes running there as adapter CPU). */
+export function fakeAdapterDirs(root: string): string[] {
+  return ['speed-restarting-sdk', 'speed-steady-sdk', 'speed-common'].map((name) => path.join(root, 'suites', 'harness', 'fixtures', name));
+}
+
+/** Writes the fake grid's config into `work` and returns its path. */
+export function fakeGridConfig(work: string, root: string): string {
+  mkdirSync(work, { recursive: true });
+  const [restarting, steady] = fakeAdapterDirs(root);
+  const config = path.join(work, 'fake-grid.config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      schemas: path.join(root, 'schemas'),
+      scenarios: { core: path.join(root, 'fixtures', 'scenarios.json') },
+      adapters: [
+        { name: 'ts-like', cwd: restarting },
+        { name: 'py-like', cwd: steady },
+      ],
+      transports: ['http', 'stdio'],
+      auth: ['none', 'bearer', 'oauth', 'mtls', 'workload'],
+      watchdogs: { startupMs: 60_000, runMs: 600_000 },
+      parallelism: os.availableParallelism(),
+      reports: path.join(work, 'reports'),
+    }),
+  );
+  return config;
+}
