@@ -5,8 +5,7 @@
 // (AHP_FAKE_START_COST_MS, ~0.8 s like an SDK's start). All four pairings over http × every auth mode
 // and stdio: 24 runnable groups over the core rows, like the grid the protocol's runner was timed on.
 
-import { mkdirSync } from 'node:fs';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -15,16 +14,24 @@ export function fakeAdapterDirs(root: string): string[] {
   return ['speed-restarting-sdk', 'speed-steady-sdk', 'speed-common'].map((name) => path.join(root, 'suites', 'harness', 'fixtures', name));
 }
 
-/** Writes the fake grid's config into `work` and returns its path. */
-export function fakeGridConfig(work: string, root: string): string {
+/** Writes the fake grid's config into `work` (over `rows` core rows spread over the file, default all) and returns its path. */
+export function fakeGridConfig(work: string, root: string, rows?: number): string {
   mkdirSync(work, { recursive: true });
+  let scenarioFile = path.join(root, 'fixtures', 'scenarios.json');
+  if (rows !== undefined) {
+    const all = JSON.parse(readFileSync(scenarioFile, 'utf8')) as { version: number; scenarios: unknown[] };
+    scenarioFile = path.join(work, 'fake-grid-scenarios.json');
+    // Spread over the file, so the share of negative rows stays the file's (they cluster at its end).
+    const picked = Array.from({ length: Math.min(rows, all.scenarios.length) }, (_, i) => all.scenarios[Math.floor((i * all.scenarios.length) / Math.min(rows, all.scenarios.length))]);
+    writeFileSync(scenarioFile, JSON.stringify({ ...all, scenarios: picked }));
+  }
   const [restarting, steady] = fakeAdapterDirs(root);
   const config = path.join(work, 'fake-grid.config.json');
   writeFileSync(
     config,
     JSON.stringify({
       schemas: path.join(root, 'schemas'),
-      scenarios: { core: path.join(root, 'fixtures', 'scenarios.json') },
+      scenarios: { core: scenarioFile },
       adapters: [
         { name: 'ts-like', cwd: restarting },
         { name: 'py-like', cwd: steady },

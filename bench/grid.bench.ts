@@ -6,7 +6,7 @@
 //   - a cold `-t` run of one row of one group ≤ 5 s, and the same rerun in watch mode ≤ 1.5 s;
 //   - loading the standalone validator cache against compiling the schemas.
 //
-//   npm run bench -- grid [--config FILE | --fakes] [--start-cost-ms N] [--compare-command 'CMD']
+//   npm run bench -- grid [--config FILE | --fakes [--rows N] [--start-cost-ms N]] [--compare-command 'CMD']
 //
 // Default grid: the reference adapter, every auth mode, both transports, the core rows duplicated ×4
 // under fresh ids. `--config` measures any config (`AHP_BENCH_GRID_CONFIG` too); `--fakes` the fake
@@ -47,7 +47,7 @@ const SAMPLER = fileURLToPath(new URL('./lib/process-sampler.mjs', import.meta.u
 
 /** Starts the niced sampler and resolves once it is sampling (bounded); `stop()` gives its totals by process kind. */
 async function startSampler(root: string, adapterDirs: string[]): Promise<{ stop(): Promise<Map<string, number>> }> {
-  const sampler = spawn(process.execPath, [SAMPLER, root, '100', ...adapterDirs], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const sampler = spawn(process.execPath, [SAMPLER, root, '100', String(process.pid), ...adapterDirs], { stdio: ['pipe', 'pipe', 'inherit'] });
   let output = '';
   sampler.stdout.setEncoding('utf8');
   const exited = new Promise<void>((resolve) => sampler.once('exit', () => resolve()));
@@ -152,6 +152,8 @@ interface GridOptions {
   config?: string;
   fakes: boolean;
   startCostMs: number;
+  /** The fake grid's rows: N of the core scenario file, spread over it (default: all). */
+  rows?: number;
   compareCommand?: string;
 }
 
@@ -168,8 +170,10 @@ export function gridOptions(argv: string[]): GridOptions {
     else if (flag === '--fakes') options.fakes = true;
     else if (flag === '--start-cost-ms') options.startCostMs = Number(value(at++, flag));
     else if (flag === '--compare-command') options.compareCommand = value(at++, flag);
-    else if (flag.startsWith('--')) throw new Error(`npm run bench -- grid: unknown option ${flag} (expected --config FILE, --fakes, --start-cost-ms N, --compare-command CMD)`);
+    else if (flag === '--rows') options.rows = Number(value(at++, flag));
+    else if (flag.startsWith('--')) throw new Error(`npm run bench -- grid: unknown option ${flag} (expected --config FILE, --fakes, --start-cost-ms N, --rows N, --compare-command CMD)`);
   }
+  if (options.rows !== undefined && !(Number.isInteger(options.rows) && options.rows > 0)) throw new Error('npm run bench -- grid: --rows expects a whole number of rows > 0');
   if (!Number.isFinite(options.startCostMs) || options.startCostMs < 0) throw new Error('npm run bench -- grid: --start-cost-ms expects a number of milliseconds ≥ 0');
   return options;
 }
@@ -240,8 +244,8 @@ export const gridBench: Bench = {
     const work = mkdtempSync(path.join(os.tmpdir(), 'ahp-bench-grid-'));
     try {
       const given = options.config ?? process.env.AHP_BENCH_GRID_CONFIG;
-      const config = given ?? (options.fakes ? fakeGridConfig(work, root) : defaultGrid(work, root));
-      const described = given ?? (options.fakes ? `fake SDKs (one restarting its stdio server after every negative row), ${options.startCostMs} ms CPU per server start, 4 pairings × (http × 5 modes + stdio), core rows` : 'reference adapter, 5 modes × http + stdio, core rows ×4');
+      const config = given ?? (options.fakes ? fakeGridConfig(work, root, options.rows) : defaultGrid(work, root));
+      const described = given ?? (options.fakes ? `fake SDKs (one restarting its stdio server after every negative row), ${options.startCostMs} ms CPU per server start, 4 pairings × (http × 5 modes + stdio), ${options.rows === undefined ? 'all core rows' : `${options.rows} core rows`}` : 'reference adapter, 5 modes × http + stdio, core rows ×4');
       const resolved = await loadConfig({ file: config });
       const adapterDirs = options.fakes && given === undefined ? fakeAdapterDirs(root) : resolved.adapters.map((adapter) => path.resolve(path.dirname(resolved.file), adapter.cwd));
       const timings = path.join(work, 'run-timings.json');
