@@ -6,8 +6,9 @@
 // and stdio: 24 runnable groups over the core rows, like the grid the protocol's runner was timed on.
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+
+import { writeGridConfig } from './lib/grid-config.ts';
 
 /** The fake adapters' folders (the process sampler counts processes running there as adapter CPU). */
 export function fakeAdapterDirs(root: string): string[] {
@@ -26,22 +27,14 @@ export function fakeGridConfig(work: string, root: string, rows?: number): strin
     writeFileSync(scenarioFile, JSON.stringify({ ...all, scenarios: picked }));
   }
   const [restarting, steady] = fakeAdapterDirs(root);
-  const config = path.join(work, 'fake-grid.config.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      schemas: path.join(root, 'schemas'),
-      scenarios: { core: scenarioFile },
-      adapters: [
-        { name: 'ts-like', cwd: restarting },
-        { name: 'py-like', cwd: steady },
-      ],
-      transports: ['http', 'stdio'],
-      auth: ['none', 'bearer', 'oauth', 'mtls', 'workload'],
-      watchdogs: { startupMs: 60_000, runMs: 600_000 },
-      parallelism: os.availableParallelism(),
-      reports: path.join(work, 'reports'),
-    }),
-  );
-  return config;
+  return writeGridConfig(path.join(work, 'fake-grid.config.json'), {
+    root,
+    scenarioFile,
+    adapters: [
+      { name: 'ts-like', cwd: restarting! },
+      { name: 'py-like', cwd: steady! },
+    ],
+    reportsDir: path.join(work, 'reports'),
+    watchdogs: { startupMs: 60_000, runMs: 600_000 },
+  });
 }

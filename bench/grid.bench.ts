@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 
 import { loadConfig, projectRoot } from '../harness/config/load-config.ts';
 import { fakeAdapterDirs, fakeGridConfig } from './grid-fakes.ts';
+import { writeGridConfig } from './lib/grid-config.ts';
 import { machineLoadWindow, type MachineLoad } from './lib/machine-load.ts';
 import type { Bench, BenchOutput } from './lib/measure.ts';
 import { measureValidatorLoading } from './schemas.bench.ts';
@@ -107,20 +108,8 @@ function defaultGrid(work: string, root: string): string {
   const scenarios = [1, 2, 3, 4].flatMap((copy) => source.scenarios.map((row) => rename(row, row.id as string, `${row.id as string}~${copy}`)));
   const scenarioFile = path.join(home, 'grid-scenarios.json');
   writeFileSync(scenarioFile, JSON.stringify({ version: 1, scenarios }));
-  const config = path.join(home, 'grid.config.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      schemas: path.join(root, 'schemas'),
-      scenarios: { core: scenarioFile },
-      adapters: [{ name: 'reference', cwd: path.join(root, 'adapters', 'reference') }],
-      transports: ['http', 'stdio'],
-      auth: ['none', 'bearer', 'oauth', 'mtls', 'workload'],
-      parallelism: os.availableParallelism(),
-      reports: path.join(work, 'reports'),
-    }),
-  );
-  return config;
+  const adapters = [{ name: 'reference', cwd: path.join(root, 'adapters', 'reference') }];
+  return writeGridConfig(path.join(home, 'grid.config.json'), { root, scenarioFile, adapters, reportsDir: path.join(work, 'reports') });
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
