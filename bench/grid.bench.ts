@@ -181,6 +181,20 @@ function slowestGroups(reportsDir: string, count: number): string[] {
   }
 }
 
+/** The run-level and row labels (`stage/kind`, never adapter output) of the failed groups in reports/core.json, with counts. */
+function failureLabels(reportsDir: string): string[] {
+  try {
+    const report = JSON.parse(readFileSync(path.join(reportsDir, 'core.json'), 'utf8')) as { groups: Array<{ status: string; errors: Array<{ stage: string; kind: string }> }> };
+    const counts = new Map<string, number>();
+    for (const group of report.groups.filter((candidate) => candidate.status === 'failed')) {
+      for (const error of group.errors) counts.set(`${error.stage}/${error.kind}`, (counts.get(`${error.stage}/${error.kind}`) ?? 0) + 1);
+    }
+    return [...counts].map(([label, count]) => `${count} group${count === 1 ? '' : 's'} with [${label}]`);
+  } catch {
+    return [];
+  }
+}
+
 const share = (part: number, whole: number): string => `${((part / whole) * 100).toFixed(0)} %`;
 
 /** What others took of the machine during `run`: its busy CPU minus ours, as cores. */
@@ -197,11 +211,11 @@ function coresLeft(run: TimedRun, cores: number): number | undefined {
   return Math.max(0.1, cores - others);
 }
 
-function printRun(out: BenchOutput, title: string, run: TimedRun, cores: number, decisions: string[], slowest: string[]): void {
+function printRun(out: BenchOutput, title: string, run: TimedRun, cores: number, decisions: string[], slowest: string[], failures: string[]): void {
   const floor = run.totalCpuMs / cores;
   const harnessCpu = run.totalCpuMs - run.adapterCpuMs;
   out.line(`  ${title}`);
-  out.line(`    wall time                ${seconds(run.wallMs)}${run.exitCode === 0 ? '' : ` (the run failed: exit ${run.exitCode})`}`);
+  out.line(`    wall time                ${seconds(run.wallMs)}${run.exitCode === 0 ? '' : ` (the run failed: exit ${run.exitCode}${failures.length > 0 ? `; ${failures.join(', ')}` : ''})`}`);
   out.line(`    CPU: total ${seconds(run.totalCpuMs)} = adapters ${seconds(run.adapterCpuMs)} + harness ${seconds(harnessCpu)} (${share(harnessCpu, run.totalCpuMs)})`);
   const parts = [...run.byKind].filter(([kind]) => kind !== 'adapter').sort((a, b) => b[1] - a[1]);
   out.line(`      sampled harness parts: ${parts.map(([kind, ms]) => `${kind} ${seconds(ms)}`).join(', ')}`);
@@ -212,7 +226,8 @@ function printRun(out: BenchOutput, title: string, run: TimedRun, cores: number,
   if (left !== undefined) out.line(`    wall ÷ (CPU ÷ cores others left) ${(run.wallMs / (run.totalCpuMs / left)).toFixed(2)}   (${left.toFixed(2)} cores were left to this run on average)`);
   if (slowest.length > 0) out.line(`    slowest groups: ${slowest.join('; ')}`);
   const splits = decisions.filter((line) => line.includes('split into'));
-  out.line(`    scheduler: ${decisions.length} groups planned, ${splits.length} split decisions${splits.length > 0 ? `:\n      ${splits.join('\n      ')}` : ''}`);
+  const planned = decisions.filter((line) => line.includes(': plan (') || line.includes(': one run ('));
+  out.line(`    scheduler: ${planned.length} groups planned, ${splits.length} split decisions${splits.length > 0 ? `:\n      ${splits.join('\n      ')}` : ''}`);
 }
 
 /** The scheduler's AHP_VERBOSE lines in a run's stderr file. */
@@ -247,7 +262,7 @@ export const gridBench: Bench = {
       for (const title of ['first run (no timings yet)', 'second run (planned from the first run\'s timings)']) {
         const stderrFile = path.join(work, `stderr-${runs.length}.txt`);
         const run = await timedRun([...vitest, 'run', '--project', 'core'], root, env, root, { adapterDirs, stderrFile });
-        printRun(out, title, run, cores, decisionsIn(stderrFile), slowestGroups(resolved.reports, 5));
+        printRun(out, title, run, cores, decisionsIn(stderrFile), slowestGroups(resolved.reports, 5), failureLabels(resolved.reports));
         runs.push({ title, run });
       }
 
