@@ -11,7 +11,10 @@ import { consoleOutput, sinkValue, type Bench } from './lib/measure.ts';
 
 const BENCHES: Bench[] = [schemaCompileBench, oracleBench, coreBench, fuzzBench, fuzzThreadsBench, gridBench];
 
-const only = process.argv.slice(2);
+// Bench names come first; options after them belong to the benches (e.g. `grid --fakes`).
+const args = process.argv.slice(2);
+const firstOption = args.findIndex((arg) => arg.startsWith('--'));
+const only = firstOption < 0 ? args : args.slice(0, firstOption);
 const selected = only.length === 0 ? BENCHES : BENCHES.filter((bench) => only.includes(bench.name));
 if (selected.length === 0) {
   console.error(`no bench named ${only.join(', ')}; available: ${BENCHES.map((b) => JSON.stringify(b.name)).join(', ')}`);

@@ -2,7 +2,7 @@
 // that reading /proc does not take CPU from the run it measures: in the bench's own process, sampling
 // every 50 ms cost 6-10 % of a core, stretched the wall time and inflated the utilisation ratio.
 //
-//   node process-sampler.mjs ROOT INTERVAL_MS   — prints `ready` once it knows which processes were
+//   node process-sampler.mjs ROOT INTERVAL_MS ANCESTOR_PID [ADAPTER_DIR...]   — prints `ready` once it knows which processes were
 //   there before (start the measured run only then), samples until stdin ends, then prints one JSON
 //   line {"byKind": {"adapter": ms, "vitest main": ms, ...}} for the processes that appeared since.
 //
@@ -12,7 +12,13 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const [root, intervalArg] = process.argv.slice(2);
+const [root, intervalArg, ancestorArg, ...adapterDirs] = process.argv.slice(2);
+// Only descendants of this process count (the bench's): other work on a shared machine starts
+// processes too. A process is remembered as ours once seen with an ancestor of ours, so one that is
+// later reparented (a detached supervisor's child) still counts.
+const ours = new Set([String(ancestorArg)]);
+// Processes running in one of these folders are adapter processes (default: the reference adapter's).
+const ADAPTER_DIRS = adapterDirs.length > 0 ? adapterDirs : [path.join(root, 'adapters', 'reference')];
 const intervalMs = Number(intervalArg ?? 100);
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
@@ -26,8 +32,7 @@ try {
 function classify(cmdline, cwd) {
   if (cmdline.includes('supervisor.mjs')) return 'supervisors';
   if (cmdline.includes('stdio-relay.mjs')) return 'stdio relays';
-  const adapters = path.join(root, 'adapters', 'reference');
-  if (cwd === adapters || cwd.startsWith(adapters + path.sep)) return 'adapter';
+  if (ADAPTER_DIRS.some((dir) => cwd === dir || cwd.startsWith(dir + path.sep))) return 'adapter';
   if (/vitest\.mjs/.test(cmdline)) return 'vitest main';
   if (/vitest/.test(cmdline)) return 'vitest workers';
   return 'other';
@@ -38,11 +43,15 @@ const before = new Set(pids());
 const seen = new Map();
 
 function sample() {
-  for (const entry of pids()) {
+  for (const entry of pids().sort((a, b) => Number(a) - Number(b))) {
     if (before.has(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (!ours.has(entry)) {
+        if (!ours.has(fields[1])) continue; // fields[1]: the parent pid
+        ours.add(entry);
+      }
       const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
       // Classified anew each time: a child caught between fork and exec still shows its parent's
       // command. An exiting process (a zombie) shows none: it keeps what it was.

@@ -47,6 +47,9 @@ interface GroupReport {
   /** `full`: receipts plus the responses the client was handed; `receipts-only` says why in `notes`. */
   evidence?: 'full' | 'receipts-only';
   notes?: string[];
+  /** The group's client runs added up (ms), and how many the scheduler made of it; absent when it never ran. */
+  durationMs?: number;
+  clientRuns?: number;
 }
 
 interface ProbeReport {
@@ -217,6 +220,7 @@ function isolationJson(groups: GroupReport[]): unknown {
       independentUploads: typeof details.independentUploads === 'number' ? details.independentUploads : 0,
       credentialIsolationVerified: details.credentialIsolationVerified === true && group.status === 'passed',
       errors: group.errors,
+      ...timeOf(group),
     };
   });
   return {
@@ -258,6 +262,8 @@ function addRow(byProject: Map<string, Map<string, GroupReport>>, project: strin
     group.evidence ??= 'full';
   }
   for (const label of meta.errors) if (!group.errors.includes(label)) group.errors.push(label);
+  if (meta.groupDurationMs !== undefined) group.durationMs = Math.max(group.durationMs ?? 0, meta.groupDurationMs);
+  if (meta.groupRuns !== undefined) group.clientRuns = Math.max(group.clientRuns ?? 0, meta.groupRuns);
 }
 
 function addProbe(byProject: Map<string, ProbeReport[]>, testCase: TestCase, meta: ReceiverProbeMeta, verdict: Verdict, reason: string | undefined): void {
@@ -313,6 +319,7 @@ function coreJson(groups: GroupReport[]): unknown {
       }),
       ...(group.evidence ? { evidence: group.evidence } : {}),
       ...(group.notes ? { notes: group.notes } : {}),
+      ...timeOf(group),
       results: group.results.map(({ id, expected, actual, status, adapterStatus, reason }) => ({ id, expected, actual, status, adapterStatus, ...(reason ? { reason } : {}) })),
     })),
   };
@@ -362,6 +369,7 @@ function familyJson(project: string, groups: GroupReport[], probes: ProbeReport[
         receiverProbes: ownProbes.map(({ probe, label, status, error, reason }) => ({ probe, label, status, ...(error ? { error } : {}), ...(reason ? { reason } : {}) })),
         errors: group.errors,
         diagnostics: group.notes ?? [],
+        ...timeOf(group),
         inapplicable: inapplicable.map((row) => ({ id: row.id, status: 'inapplicable', transport: group.transport, reason: row.skipReason ?? 'inapplicable' })),
       };
     }),
@@ -434,5 +442,27 @@ function renderMarkdown(project: string, groups: GroupReport[], probes: ProbeRep
     }
     lines.push('');
   }
+  lines.push(...slowestGroups(groups));
   return `${lines.join('\n')}\n`;
+}
+
+/** A group's run time for the JSON reports, when it ran. */
+function timeOf(group: GroupReport): { durationMs?: number; clientRuns?: number } {
+  return group.durationMs === undefined ? {} : { durationMs: group.durationMs, ...(group.clientRuns === undefined ? {} : { clientRuns: group.clientRuns }) };
+}
+
+/** How many of the slowest groups the summary names. */
+const SLOWEST_SHOWN = 3;
+
+/** The summary's line on where the run's time went: the slowest groups, their share and their client runs. */
+function slowestGroups(groups: GroupReport[]): string[] {
+  const timed = groups.filter((group): group is GroupReport & { durationMs: number } => group.durationMs !== undefined);
+  if (timed.length === 0) return [];
+  const total = timed.reduce((sum, group) => sum + group.durationMs, 0);
+  const slowest = [...timed].sort((a, b) => b.durationMs - a.durationMs).slice(0, SLOWEST_SHOWN);
+  const shown = slowest.map((group) => {
+    const runs = (group.clientRuns ?? 1) > 1 ? `, ${group.clientRuns} client runs` : '';
+    return `${group.server} → ${group.client} ${group.transport}/${group.auth} ${(group.durationMs / 1000).toFixed(1)} s (${Math.round((group.durationMs / Math.max(1, total)) * 100)} %${runs})`;
+  });
+  return [`Slowest groups (client run time, ${(total / 1000).toFixed(1)} s in all): ${shown.join('; ')}`, ''];
 }

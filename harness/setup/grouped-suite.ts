@@ -4,9 +4,8 @@ import { finishTest } from '../baseline/finish-test.ts';
 import type { Baseline } from '../baseline/baseline.ts';
 import { isRunnable, notRunReason, type MatrixGroup } from '../runs/plan.ts';
 import { requirementsField } from '../requirements/row-requirements.ts';
-import { planRuns } from './run-plan.ts';
+import { GroupScheduler } from './group-scheduler.ts';
 import { selectsRow, type KnownSelection } from './selection-forecast.ts';
-import { loadTimings, recordTiming, saveTimings, type RunTimings } from './run-timings.ts';
 
 /** The harness's verdict on one row of one group run, in the form every suite family shares. */
 export interface RowOutcome {
@@ -28,15 +27,20 @@ export interface GroupRunResult {
   rows: Map<string, RowOutcome>;
   /** Kept copies of the run's logs when anything failed; named in failure messages. */
   keptLogs: string[];
-  /** Wall time of the client run(s), for the run planner's estimates. */
+  /**
+   * Wall time of the client run (ms), for the run planner's estimates. On a group's merged result:
+   * the wall times of all its runs added up (where the group's time went).
+   */
   durationMs?: number;
+  /** On a group's merged result: how many client runs the scheduler made of it. */
+  runs?: number;
 }
 
 /** What a suite family (core, lifecycle, ...) tells the shared machinery. */
 export interface SuiteFamily<Row extends { id: string }> {
   /** The project name: `reports/<project>.json`. */
   project: string;
-  /** The config file the groups come from: the run planner's timings are kept per config. */
+  /** The config file the groups come from (timings are kept by adapter, not by this file: run-timings.ts). */
   configFile: string;
   /** Every row of the family's scenario file, in file order: one test each per group. */
   rows: Row[];
@@ -51,6 +55,11 @@ export interface SuiteFamily<Row extends { id: string }> {
   run(group: MatrixGroup, rows: Row[]): Promise<GroupRunResult>;
   /** Client runs at once. */
   parallelism: number;
+  /**
+   * Whether the row is expected to be rejected: a first run (no measured costs yet) counts such rows
+   * dearer over stdio, where some clients start a fresh server after every one (run-plan.ts).
+   */
+  isNegative?(row: Row): boolean;
   /**
    * Whether a group's rows may be split over several concurrent client runs (each with its own
    * server). False when rows depend on earlier rows of the same run. Default true.
@@ -96,6 +105,9 @@ export interface MatrixRowMeta {
   keptLogs?: string[];
   /** The requirement IDs the scenario row names (its `requirements` field); absent: the row is unmapped. */
   requirements?: string[];
+  /** The group's client runs added up (ms) and how many there were, once it ran. */
+  groupDurationMs?: number;
+  groupRuns?: number;
 }
 
 declare module 'vitest' {
@@ -193,6 +205,8 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
           adapterStatus: outcome.adapterStatus,
           errors: [...new Set(outcome.errors)],
           ...(outcome.details ? { details: outcome.details } : {}),
+          ...(run.durationMs === undefined ? {} : { groupDurationMs: Math.round(run.durationMs) }),
+          ...(run.runs === undefined ? {} : { groupRuns: run.runs }),
           ...(outcome.verdict === 'failed' ? { reason: outcome.reason, keptLogs: run.keptLogs } : {}),
         });
         if (outcome.note !== undefined) {
@@ -213,103 +227,3 @@ export function defineGroupedSuite<Row extends { id: string }>(family: SuiteFami
   }
 }
 
-/**
- * The client runs of the selection (run-plan.ts: a group is one run unless splitting it keeps more
- * cores busy), started longest first, at most `parallelism` at a time. A group's result is the merge
- * of its runs; a later selection of the same rows shares it, one of other rows replaces it.
- */
-export class GroupScheduler<Row extends { id: string }> {
-  private readonly results = new Map<string, Promise<GroupRunResult>>();
-  /** The rows (rowsKey) each group's current result runs. */
-  private readonly scheduledRows = new Map<string, string>();
-  private readonly timings: RunTimings;
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(private readonly family: SuiteFamily<Row>) {
-    this.timings = loadTimings(family.configFile, family.project);
-  }
-
-  /**
-   * Plans and starts the runs of every selection whose group has no run yet for exactly those rows
-   * (a group started early for other rows is run again for these: its result is replaced).
-   */
-  scheduleAll(selections: Array<{ group: MatrixGroup; rows: Row[] }>): void {
-    const fresh = selections
-      .map(({ group, rows }) => ({ group, rows: this.inFileOrder(rows) }))
-      .filter(({ group, rows }) => this.scheduledRows.get(group.label) !== rowsKey(rows));
-    for (const { group, rows } of fresh) this.scheduledRows.set(group.label, rowsKey(rows));
-    const byLabel = new Map(fresh.map((selection) => [selection.group.label, selection.group]));
-    const runs = planRuns(
-      fresh.map(({ group, rows }) => ({ label: group.label, rows, splittable: this.family.splittable !== false })),
-      this.family.parallelism,
-      this.timings,
-    );
-    const started = new Map<string, Array<Promise<GroupRunResult>>>();
-    for (const run of runs) {
-      const group = byLabel.get(run.label)!;
-      const pending = this.limited(() => boundedRun(this.family.run(group, run.rows), this.family.runBoundMs, `${run.label} (${run.rows.length} rows)`));
-      started.set(run.label, [...(started.get(run.label) ?? []), pending.then((result) => this.measured(group, run.rows, result, runs))]);
-    }
-    for (const [label, parts] of started) {
-      const merged = Promise.all(parts).then(mergeResults);
-      merged.catch(() => undefined);
-      this.results.set(label, merged);
-    }
-  }
-
-  schedule(group: MatrixGroup, rows: Row[]): Promise<GroupRunResult> {
-    if (!this.results.has(group.label)) this.scheduleAll([{ group, rows }]);
-    return this.results.get(group.label)!;
-  }
-
-  result(label: string): Promise<GroupRunResult> | undefined {
-    return this.results.get(label);
-  }
-
-  saveTimings(): void {
-    saveTimings(this.family.configFile, this.family.project, this.timings);
-  }
-
-  private inFileOrder(rows: Row[]): Row[] {
-    const wanted = new Set(rows.map((row) => row.id));
-    return this.family.rows.filter((row) => wanted.has(row.id));
-  }
-
-  /** Records what a whole-group run cost (a part of a split group says little about the whole). */
-  private measured(group: MatrixGroup, rows: Row[], result: GroupRunResult, runs: Array<{ label: string }>): GroupRunResult {
-    const parts = runs.filter((run) => run.label === group.label).length;
-    if (result.durationMs !== undefined) recordTiming(this.timings, group.label, rows.length * parts, result.durationMs * parts);
-    return result;
-  }
-
-  private async limited<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.family.parallelism) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await task();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
-}
-
-/** `run`, or a harness fault once it has not ended `boundMs` after it started (its own watchdogs should have ended it). */
-function boundedRun<T>(run: Promise<T>, boundMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`harness fault: the client run of ${what} did not end within ${boundMs} ms of its start, although its watchdogs should have ended it`)), boundMs);
-  });
-  return Promise.race([run, bound]).finally(() => clearTimeout(timer));
-}
-
-function rowsKey(rows: ReadonlyArray<{ id: string }>): string {
-  return rows.map((row) => row.id).join('\n');
-}
-
-function mergeResults(parts: GroupRunResult[]): GroupRunResult {
-  const rows = new Map<string, RowOutcome>();
-  for (const part of parts) for (const [id, outcome] of part.rows) rows.set(id, outcome);
-  return { rows, keptLogs: parts.flatMap((part) => part.keptLogs) };
-}

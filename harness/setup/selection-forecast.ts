@@ -10,8 +10,8 @@
 import type { TestProject } from 'vitest/node';
 
 import { httpServersNeeded, isRunnable, type MatrixGroup } from '../runs/plan.ts';
-import { estimate } from './run-plan.ts';
-import type { RunTimings } from './run-timings.ts';
+import { rowCosts, estimate } from './run-plan.ts';
+import { timingKeys, type RunTimings } from './run-timings.ts';
 
 export interface ForecastSelection {
   /** vitest's `-t` pattern, if any. */
@@ -88,7 +88,7 @@ export function forecastHttpServers(
     if (rows === 0) continue;
     selected.push(group);
     const key = `${group.server.name}/${group.auth}`;
-    cost.set(key, Math.max(cost.get(key) ?? 0, estimate(timings, group.label, rows).cost));
+    cost.set(key, Math.max(cost.get(key) ?? 0, estimate(rowCosts(timings, { label: group.label, keys: timingKeys(group), transport: group.transport }), rows).cost));
   }
   return httpServersNeeded(selected).sort((a, b) => (cost.get(b.key) ?? 0) - (cost.get(a.key) ?? 0));
 }

@@ -8,8 +8,9 @@ import path from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { estimate, makespan, planRuns } from '../../harness/setup/run-plan.ts';
-import { loadTimings, recordTiming, saveTimings, type RunTimings } from '../../harness/setup/run-timings.ts';
+import type { MatrixGroup } from '../../harness/runs/plan.ts';
+import { estimate, makespan, planRuns, rowCosts, runCost, splitOnIdle } from '../../harness/setup/run-plan.ts';
+import { loadTimings, recordTiming, saveTimings, timingKeys, type RunTimings } from '../../harness/setup/run-timings.ts';
 
 const rows = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
@@ -74,10 +75,74 @@ describe('planRuns', () => {
 
   test('estimates come from the last measured run and the cheapest small run', () => {
     const timings: RunTimings = new Map();
-    expect(estimate(timings, 'x', 10)).toEqual({ cost: 1500 + 20 * 10, startup: 1500 });
+    expect(estimate(rowCosts(timings, { label: 'x' }), 10)).toEqual({ cost: 1500 + 20 * 10, startup: 1500 });
     recordTiming(timings, 'x', 1, 800);
     recordTiming(timings, 'x', 100, 10_800);
-    expect(estimate(timings, 'x', 50)).toEqual({ cost: 800 + 108 * 50, startup: 800 });
+    expect(estimate(rowCosts(timings, { label: 'x' }), 50)).toEqual({ cost: 800 + 108 * 50, startup: 800 });
+  });
+});
+
+describe('a first run (nothing measured yet)', () => {
+  const keys = { pair: 'server.json → ts-client.json stdio/none', client: 'client ts-client.json stdio' };
+  const negative = (row: number): boolean => row % 5 < 2; // 40 % negative, like the canonical rows
+
+  test('is estimated from rows, transport and negative share: a negative stdio row may cost a server start', () => {
+    const timings: RunTimings = new Map();
+    const stdio = rowCosts(timings, { label: 'g', keys, transport: 'stdio' });
+    const http = rowCosts(timings, { label: 'g', keys: { ...keys, pair: 'http pair' }, transport: 'http' });
+    expect(stdio.basis).toBe('first-run estimate');
+    expect(runCost({ isNegative: negative }, stdio, rows(100))).toBe(1500 + 100 * 30 + 40 * 600);
+    expect(runCost({ isNegative: negative }, http, rows(100))).toBe(1500 + 100 * 20);
+  });
+
+  test('a long stdio group among short HTTP ones is split on its first run; the HTTP groups are not', () => {
+    const groups = [
+      { label: 'stdio', rows: rows(105), splittable: true, keys, transport: 'stdio' as const, isNegative: negative },
+      ...[1, 2, 3, 4, 5].map((n) => ({ label: `http-${n}`, rows: rows(105), splittable: true, keys: { pair: `p${n}`, client: `c${n}` }, transport: 'http' as const, isNegative: negative })),
+    ];
+    const runs = planRuns(groups, 2, new Map());
+    const stdio = runs.filter((run) => run.label === 'stdio');
+    expect(stdio.map((run) => [run.parts, run.costs.basis])).toEqual([
+      [2, 'first-run estimate'],
+      [2, 'first-run estimate'],
+    ]);
+    // Cut where the estimated cost halves (negative rows weigh more), in order, every row once.
+    expect(stdio.map((run) => run.rows.length).sort()).toEqual([52, 53]);
+    expect(stdio.flatMap((run) => run.rows).sort((a, b) => a - b)).toEqual(rows(105));
+    expect(runs.filter((run) => run.label !== 'stdio').every((run) => run.parts === 1)).toBe(true);
+  });
+
+  test('a group is cut where its estimated cost halves: clustered negative rows do not all land in one part', () => {
+    const clustered = (row: number): boolean => row < 30; // all 30 negatives first
+    const runs = planRuns([{ label: 'g', rows: rows(100), splittable: true, keys, transport: 'stdio', isNegative: clustered }], 2, new Map());
+    expect(runs.map((run) => run.rows.length).sort((a, b) => a - b)).toEqual([17, 83]);
+  });
+
+  test('a small stdio group is never cut into parts its start would dominate', () => {
+    const runs = planRuns([{ label: 'small', rows: rows(12), splittable: true, keys, transport: 'stdio', isNegative: negative }], 2, new Map());
+    expect(runs.map((run) => run.rows.length)).toEqual([12]);
+  });
+
+  test("the client's measured cost on that transport, from a run with another server, replaces the estimate", () => {
+    const timings: RunTimings = new Map();
+    recordTiming(timings, keys.client, 100, 80_000);
+    const costs = rowCosts(timings, { label: 'g', keys, transport: 'stdio' });
+    expect(costs).toMatchObject({ basis: 'measured client', rowMs: 800, negativeRowMs: 0 });
+    recordTiming(timings, keys.pair, 100, 5_000);
+    expect(rowCosts(timings, { label: 'g', keys, transport: 'stdio' })).toMatchObject({ basis: 'measured pairing', rowMs: 50 });
+  });
+});
+
+describe('splitOnIdle (a core went idle while runs are still queued)', () => {
+  test('the queued run that would finish alone at the end is cut in two', () => {
+    // One core still has 2 s to go; the other is idle; one 40 s run is queued: halves of 21 s each finish sooner.
+    expect(splitOnIdle([2_000], [{ cost: 40_000, splitCosts: [21_000, 21_000], groupRuns: 1 }], 2)).toBe(0);
+  });
+
+  test('nothing is split when the queue already fills the cores, when halves are not worth a start, or when the group has a run per core', () => {
+    expect(splitOnIdle([30_000], [{ cost: 30_000, splitCosts: [16_000, 16_000], groupRuns: 1 }], 2)).toBeUndefined();
+    expect(splitOnIdle([0], [{ cost: 40_000, splitCosts: undefined, groupRuns: 1 }], 2)).toBeUndefined();
+    expect(splitOnIdle([0], [{ cost: 40_000, splitCosts: [21_000, 21_000], groupRuns: 2 }], 2)).toBeUndefined();
   });
 });
 
@@ -91,36 +156,44 @@ describe('the timings file', () => {
     }
   };
 
-  test('timings are kept per config file and project: another config plans from nothing', () => {
+  test('timings are kept by family and key (adapters, transport, mode), whatever config file named the adapters', () => {
     withFile((file) => {
       const timings: RunTimings = new Map();
       recordTiming(timings, 'g', 10, 5_000);
-      saveTimings('/a/config.ts', 'core', timings, file);
-      expect(loadTimings('/a/config.ts', 'core', file).get('g')).toEqual({ rows: 10, ms: 5_000 });
-      expect(loadTimings('/a/config.ts', 'lifecycle', file).size).toBe(0);
-      expect(loadTimings('/b/config.json', 'core', file).size).toBe(0);
+      saveTimings('core', timings, file);
+      expect(loadTimings('core', file).get('g')).toEqual({ rows: 10, ms: 5_000 });
+      expect(loadTimings('lifecycle', file).size).toBe(0);
     });
   });
 
-  test('only the 16 most recently saved configs are kept', () => {
+  test('the keys are the adapter.json paths, never the names a config gives the adapters', () => {
+    const adapter = (name: string, file: string) => ({ name, adapterFile: file }) as unknown as MatrixGroup['server'];
+    const one = timingKeys({ server: adapter('py', '/sdk/py/interop/adapter.json'), client: adapter('ts', '/sdk/ts/interop/adapter.json'), transport: 'stdio', auth: 'none' });
+    const renamed = timingKeys({ server: adapter('python', '/sdk/py/interop/adapter.json'), client: adapter('typescript', '/sdk/ts/interop/adapter.json'), transport: 'stdio', auth: 'none' });
+    expect(renamed).toEqual(one);
+    expect(one.client).toBe('client /sdk/ts/interop/adapter.json stdio');
+    expect(one.pair).toContain('/sdk/py/interop/adapter.json');
+  });
+
+  test('each family keeps its most recently measured 2000 keys', () => {
     withFile((file) => {
-      const timings: RunTimings = new Map([['g', { rows: 1, ms: 1 }]]);
-      for (let n = 0; n < 20; n++) saveTimings(`/tmp/selftest-${n}/config.json`, 'core', timings, file);
-      saveTimings('/tmp/selftest-0/config.json', 'core', timings, file); // saved again: most recent
-      const kept = Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object);
-      expect(kept).toHaveLength(16);
-      expect(kept.at(-1)).toBe('/tmp/selftest-0/config.json');
-      expect(kept).not.toContain('/tmp/selftest-4/config.json');
-      expect(kept).toContain('/tmp/selftest-5/config.json');
+      const timings: RunTimings = new Map();
+      for (let n = 0; n < 2001; n++) recordTiming(timings, `k${n}`, 1, 1);
+      saveTimings('core', timings, file);
+      const kept = loadTimings('core', file);
+      expect(kept.size).toBe(2000);
+      expect(kept.has('k0')).toBe(false);
+      expect(kept.has('k2000')).toBe(true);
     });
   });
 
   test('a garbled or older-format file only means no timings', () => {
     withFile((file) => {
-      writeFileSync(file, '{"core":{"g":{"rows":1,"ms":1}}');
-      expect(loadTimings('/a/config.ts', 'core', file).size).toBe(0);
-      writeFileSync(file, '{"core":{"g":{"rows":1,"ms":1}}}');
-      expect(loadTimings('/a/config.ts', 'core', file).size).toBe(0);
+      writeFileSync(file, '{"version":2,"families":{"core":{"g":{"rows":1,"ms":1}}');
+      expect(loadTimings('core', file).size).toBe(0);
+      // the earlier per-config-file format
+      writeFileSync(file, '{"/a/config.ts":{"core":{"g":{"rows":1,"ms":1}}}}');
+      expect(loadTimings('core', file).size).toBe(0);
     });
   });
 });

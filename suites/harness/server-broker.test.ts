@@ -15,7 +15,7 @@ import { createLazyRunTrust } from '../../harness/auth/run-trust.ts';
 import { AUTH_MODES } from '../../harness/config/define-config.ts';
 import { projectRoot } from '../../harness/config/load-config.ts';
 import { planMatrix } from '../../harness/runs/plan.ts';
-import { recordTiming, type RunTimings } from '../../harness/setup/run-timings.ts';
+import { recordTiming, timingKeys, type RunTimings } from '../../harness/setup/run-timings.ts';
 import { ServerBroker } from '../../harness/setup/server-broker.ts';
 import { forecastHttpServers, knownSelection, selectsRow, type ForecastSelection } from '../../harness/setup/selection-forecast.ts';
 import { resolvedConfig } from './support/resolved-config.ts';
@@ -31,7 +31,7 @@ const keys = (servers: Array<{ key: string }>): string[] => servers.map((server)
 describe('forecastHttpServers', () => {
   test('a plain run: one server per HTTP mode (stdio needs none), the costliest group first', () => {
     const timings: RunTimings = new Map();
-    recordTiming(timings, 'reference→reference http/mtls', 3, 9_000);
+    recordTiming(timings, timingKeys(groups.find((group) => group.label === 'reference→reference http/mtls')!).pair, 3, 9_000);
     expect(keys(forecastHttpServers(plain, groups, ROWS, timings))).toEqual([
       'reference/mtls',
       ...AUTH_MODES.filter((mode) => mode !== 'mtls').map((mode) => `reference/${mode}`),

@@ -34,6 +34,13 @@ describe('the part assignment', () => {
   });
 });
 
+/** A report without what differs from one run to the next: the groups' measured run times. */
+function untimed(text: string): string {
+  return text
+    .replace(/\n\s*"(durationMs|clientRuns)": \d+,?/g, '')
+    .replace(/^Slowest groups .*$/m, '');
+}
+
 describe('three shards merged equal one run', () => {
   let dirs: ChildRunDirs;
   let single = { json: '', markdown: '' };
@@ -90,9 +97,19 @@ describe('three shards merged equal one run', () => {
     expect(shardTitles.every((titles) => titles.length >= 1)).toBe(true);
   });
 
-  test('the merged core.json and core-matrix.md are exactly those of a single run', () => {
-    expect(merged.json).toBe(single.json);
-    expect(merged.markdown).toBe(single.markdown);
+  test('the merged core.json and core-matrix.md are exactly those of a single run, but for the measured run times', () => {
+    expect(untimed(merged.json)).toBe(untimed(single.json));
+    expect(untimed(merged.markdown)).toBe(untimed(single.markdown));
     expect(mergeOutput).toContain('## core matrix');
+  });
+
+  test('every group that ran carries its run time through the merge', () => {
+    const groups = (json: string) => (JSON.parse(json) as { groups: Array<{ transport: string; auth: string; durationMs?: unknown; clientRuns?: unknown }> }).groups;
+    const ran = (json: string) => groups(json).filter((group) => group.transport === 'http' || group.auth === 'none');
+    for (const json of [single.json, merged.json]) {
+      expect(ran(json)).toHaveLength(3);
+      for (const group of ran(json)) expect(group).toMatchObject({ durationMs: expect.any(Number), clientRuns: expect.any(Number) });
+    }
+    expect(merged.markdown).toMatch(/^Slowest groups \(client run time, /m);
   });
 });

@@ -34,6 +34,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const scenarios = await loadScenarioFile(scenarioFile);
   const groups = planMatrix(config, loadAdapters(config));
   // The servers a plain run's selection will lease start while vitest boots (selection-forecast.ts).
-  const prewarm = forecastHttpServers(forecastSelection(project), groups, scenarios.scenarios.map((row) => row.id), loadTimings(config.file, 'core'));
+  const prewarm = forecastHttpServers(forecastSelection(project), groups, scenarios.scenarios.map((row) => row.id), loadTimings('core'));
   return provideRunServices(project, config, { tempPrefix: 'ahp-core-', scenarioFile, restartDeadOnRerun: true, prewarm });
 }

@@ -38,6 +38,7 @@ export async function defineMatrixSuite(suite: string, shard?: { part: number })
     rows: scenarioFile.scenarios,
     groups: groupsOfShard(planMatrix(config, loadAdapters(config)), shard),
     expectedOf: (scenario) => scenario.expected ?? { expectError: true },
+    isNegative: (scenario) => scenario.expectError === true,
     run: async (group, rows) => coreResult(await runner.run(group, rows)),
     parallelism: config.parallelism,
     baseline: await baselineFor(config),

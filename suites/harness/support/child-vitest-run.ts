@@ -161,7 +161,9 @@ export function startVitestChild(dirs: ChildRunDirs, project: string, timeoutMs:
     // The child is a fresh vitest, not a worker of ours.
     if (value !== undefined && key !== 'VITEST' && !key.startsWith('VITEST_')) env[key] = value;
   }
-  Object.assign(env, { AHP_CONFIG: dirs.configFile, AHP_SELFTEST_PID_DIR: dirs.pidDir, TMPDIR: tmpDir }, options.env ?? {});
+  // A timings cache of its own: every child run is a first run, planned the same whatever ran before.
+  const timings = path.join(dirs.dir, 'run-timings.json');
+  Object.assign(env, { AHP_CONFIG: dirs.configFile, AHP_SELFTEST_PID_DIR: dirs.pidDir, TMPDIR: tmpDir, AHP_TIMINGS_FILE: timings }, options.env ?? {});
   const reporters = ['--reporter=json', ...(options.reporters ?? []).map((reporter) => `--reporter=${reporter}`)];
   const subprocess = execa(process.execPath, [VITEST_CLI, 'run', '--project', project, ...reporters, `--outputFile=${outputFile}`, ...(options.files ?? []), ...(options.args ?? [])], {
     cwd: PROJECT_ROOT,
