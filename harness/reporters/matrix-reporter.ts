@@ -4,7 +4,7 @@ import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { BaselineEntry } from '../baseline/baseline.ts';
 import { loadConfig, type ResolvedConfig } from '../config/load-config.ts';
 import type { MatrixRowMeta } from '../setup/grouped-suite.ts';
-import type { ReceiverProbeMeta } from '../families/lifecycle/receiver-probe-suite.ts';
+import type { ReceiverProbeMeta } from '../lifecycle-adapters/receiver-probe-suite.ts';
 import type { BaselineMeta } from '../baseline/apply-baseline.ts';
 import { updatingBaseline } from '../baseline/baseline.ts';
 import { rewriteBaseline, staleWildcardEntries } from '../baseline/rewrite.ts';

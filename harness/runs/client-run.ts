@@ -29,7 +29,7 @@ import type { Scenario } from '../scenarios/types.ts';
 import type { ClientRunOutcome, ClientRunSpec, RunFailure, RunStage } from './types.ts';
 import { adapterFolderPart } from '../adapters/file-name-part.ts';
 import { isJsonObject, jsonKey } from '../protocol/json.ts';
-import { receiptEnvelope } from '../families/core/verify/verify-run.ts';
+import { receiptEnvelope } from './verdicts.ts';
 import { readLogTail } from './log-tail.ts';
 import { secretsOfAuthSettings } from './redact-secrets.ts';
 import { describeRunDeath } from './run-death.ts';

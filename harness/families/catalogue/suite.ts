@@ -7,12 +7,13 @@ import type { CatalogueScenario } from './scenario-types.ts';
 import type { AuthMode } from '../../config/define-config.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { loadValidators } from '../../protocol/load-validators.ts';
-import { LifecycleRunner, type ScriptVerifier } from '../lifecycle/runner.ts';
+import { LifecycleRunner, type ScriptVerifier } from '../../lifecycle-adapters/runner.ts';
 import { loadAdapters, needsLifecycleCommands, planMatrix } from '../../runs/plan.ts';
 import { verifyCatalogueRun } from './verify/verify-catalogue-run.ts';
 import { BrokerClient } from '../../setup/broker-client.ts';
 import { defineGroupedSuite } from '../../setup/grouped-suite.ts';
-import { catalogueReceiverProbes, defineReceiverProbeSuite } from '../lifecycle/receiver-probe-suite.ts';
+import { defineReceiverProbeSuite } from '../../lifecycle-adapters/receiver-probe-suite.ts';
+import { catalogueReceiverProbes } from './catalogue-receiver-probes.ts';
 
 /**
  * The catalogue family (CATALOGUE-RULES): every row of `scenarios.catalogue` through the lifecycle

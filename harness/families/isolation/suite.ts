@@ -8,7 +8,7 @@ import { isolationScenario } from './isolation-scenario.ts';
 import { planIsolationCases } from './isolation-cases.ts';
 import { runIsolationCase } from './isolation-run.ts';
 import { loadValidators } from '../../protocol/load-validators.ts';
-import { lifecycleVerifier } from '../lifecycle/runner.ts';
+import { requiredHook } from '../family-hooks.ts';
 import { loadAdapters } from '../../runs/plan.ts';
 import { BrokerClient } from '../../setup/broker-client.ts';
 import { defineGroupedSuite } from '../../setup/grouped-suite.ts';
@@ -27,7 +27,8 @@ export async function defineIsolationSuite(): Promise<void> {
   const broker = new BrokerClient(inject('ahpBroker'), 60_000);
   const options = {
     row,
-    lifecycleVerifier: lifecycleVerifier(validators),
+    // The exchange with its own receiver is a lifecycle step script, judged by lifecycle's verifier.
+    lifecycleVerifier: (await requiredHook('lifecycle', 'stepScriptVerifier'))(validators),
     trust: (mode: AuthMode) => broker.trust(mode),
     schemasDir: config.schemas,
     watchdogs: config.watchdogs,

@@ -6,9 +6,9 @@
 import { parseScenarioJson, readScenarioText, readScenarioTextSync } from '../../scenarios/load-scenarios.ts';
 import { ScenarioProblemsError } from '../../scenarios/scenario-problems-error.ts';
 import { unrunnableRowReasons } from '../../scenarios/runnability.ts';
-import { lifecycleRunnabilityProblems } from './lifecycle-runnability.ts';
+import { lifecycleRunnabilityProblems } from '../../lifecycle-adapters/lifecycle-runnability.ts';
 import { lintLifecycleScenarioFile } from './lint-lifecycle-scenario-file.ts';
-import type { LifecycleScenarioFile } from './scenario-types.ts';
+import type { LifecycleScenarioFile } from '../../lifecycle-adapters/scenario-types.ts';
 
 /** A lifecycle scenario file problem (see ScenarioProblemsError for the message). */
 export class LifecycleScenarioFileError extends ScenarioProblemsError {

@@ -7,12 +7,14 @@ import { inapplicabilityReason } from './applicability.ts';
 import { loadLifecycleScenarioFile, unrunnableLifecycleRows } from './load-lifecycle-scenarios.ts';
 import { unsatisfiableReason } from './unsatisfiable-rows.ts';
 import { loadValidators } from '../../protocol/load-validators.ts';
-import { LifecycleRunner, lifecycleVerifier } from './runner.ts';
+import { LifecycleRunner } from '../../lifecycle-adapters/runner.ts';
+import { lifecycleVerifier } from './verify/verify-lifecycle-run.ts';
 import { loadAdapters, needsLifecycleCommands, planMatrix } from '../../runs/plan.ts';
 import type { AuthMode } from '../../config/define-config.ts';
 import { BrokerClient } from '../../setup/broker-client.ts';
 import { defineGroupedSuite } from '../../setup/grouped-suite.ts';
-import { defineReceiverProbeSuite, lifecycleReceiverProbes } from './receiver-probe-suite.ts';
+import { defineReceiverProbeSuite } from '../../lifecycle-adapters/receiver-probe-suite.ts';
+import { lifecycleReceiverProbes } from './receiver-probes.ts';
 import { groupsOfShard, probeAdaptersOfShard } from '../../setup/shard-parts.ts';
 
 /**

@@ -18,30 +18,35 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { boundedJsonRequest, RequestFailure } from '../../adapters/control-client.ts';
-import { stopHttpServer, ServerStartError } from '../../adapters/http-server-pool.ts';
+import { boundedJsonRequest, RequestFailure } from '../adapters/control-client.ts';
+import { stopHttpServer, ServerStartError } from '../adapters/http-server-pool.ts';
 import { lifecycleServerConfig, startLifecycleServer } from './lifecycle-server.ts';
-import type { LaunchedProcess, ProcessExit } from '../../adapters/launch.ts';
-import { readJsonFile, runClientProcess } from '../../runs/client-process.ts';
-import { writePrivateJson } from '../../adapters/private-json.ts';
-import type { LoadedAdapter, ServerHandle } from '../../adapters/types.ts';
-import { UNAUTHORIZED_UPLOAD_TOKEN, UNAUTHORIZED_UPLOAD_TOKEN_ENV, UPLOAD_TOKEN, UPLOAD_TOKEN_ENV } from '../../auth/constants.ts';
-import type { AuthMode, Transport } from '../../config/define-config.ts';
+import type { LaunchedProcess, ProcessExit } from '../adapters/launch.ts';
+import { readJsonFile, runClientProcess } from '../runs/client-process.ts';
+import { writePrivateJson } from '../adapters/private-json.ts';
+import type { LoadedAdapter, ServerHandle } from '../adapters/types.ts';
+import { UNAUTHORIZED_UPLOAD_TOKEN, UNAUTHORIZED_UPLOAD_TOKEN_ENV, UPLOAD_TOKEN, UPLOAD_TOKEN_ENV } from '../auth/constants.ts';
+import type { AuthMode, Transport } from '../config/define-config.ts';
 import { deriveContentSources } from './content-sources.ts';
-import type { CatalogueScenario } from '../catalogue/scenario-types.ts';
 import type { LifecycleScenario } from './scenario-types.ts';
-import { parseJsonText } from '../../protocol/json-text.ts';
-import { reapRegisteredProcesses } from '../../runs/registered-processes.ts';
-import type { RunFailure, RunStage } from '../../runs/types.ts';
-import { adapterFolderPart } from '../../adapters/file-name-part.ts';
-import { readLogTail } from '../../runs/log-tail.ts';
-import { secretsOfAuthSettings } from '../../runs/redact-secrets.ts';
-import { describeRunDeath } from '../../runs/run-death.ts';
+import { parseJsonText } from '../protocol/json-text.ts';
+import { reapRegisteredProcesses } from '../runs/registered-processes.ts';
+import type { RunFailure, RunStage } from '../runs/types.ts';
+import { adapterFolderPart } from '../adapters/file-name-part.ts';
+import { readLogTail } from '../runs/log-tail.ts';
+import { secretsOfAuthSettings } from '../runs/redact-secrets.ts';
+import { describeRunDeath } from '../runs/run-death.ts';
 
 export type LifecycleSuite = 'lifecycle' | 'catalogue';
 
-/** A row of a family that runs through the lifecycle adapters. */
-export type ScriptScenario = LifecycleScenario | CatalogueScenario;
+/**
+ * A row of a family that runs through the lifecycle adapters: the client runs its `steps` (the
+ * lifecycle step scripts of scenario-types.ts, or another family's steps such as the catalogue's).
+ */
+export interface ScriptScenario {
+  id: string;
+  steps: readonly object[];
+}
 
 export interface LifecycleRunSpec {
   suite: LifecycleSuite;
@@ -289,7 +294,7 @@ function writeScenarioFile(file: string, rows: ScriptScenario[], uploadEndpoint:
 
 function withUploadEndpoint(row: ScriptScenario, endpoint: string): ScriptScenario {
   const steps = (row.steps as Array<{ op: string; upload?: object }>).map((step) => (step.op === 'upload' && step.upload !== undefined ? { ...step, upload: { endpoint, ...step.upload } } : step));
-  return { ...row, steps } as ScriptScenario;
+  return { ...row, steps };
 }
 
 /**
