@@ -41,6 +41,12 @@ export interface Family {
    * the family planned `unsupported`, saying which key is missing.
    */
   adapterKeys: readonly string[];
+  /**
+   * The shape of the family's `reports/<name>.json` (reporters/matrix-reporter.ts): `core` the Python
+   * matrix runner's, `lifecycle` the lifecycle-style runners' (with receiver probes), `isolation` the
+   * sender-isolation runner's. Only matrix families write one.
+   */
+  reportShape?: 'core' | 'lifecycle' | 'isolation';
   /** The family's hooks.ts (family-hooks.ts says what it answers), loaded on first use. */
   hooks(): Promise<FamilyHooksModule>;
 }
@@ -53,12 +59,12 @@ const LIFECYCLE_KEYS = ['lifecycleServer', 'lifecycleClient'] as const;
 
 /** Every family, in the order the projects, reports and the page list them. */
 export const FAMILIES: readonly Family[] = [
-  { name: 'core', matrix: true, shards: true, timeouts: MATRIX_TIMEOUTS, adapterKeys: CORE_KEYS, hooks: () => import('./core/hooks.ts') },
-  { name: 'lifecycle', matrix: true, shards: true, timeouts: MATRIX_TIMEOUTS, adapterKeys: LIFECYCLE_KEYS, hooks: () => import('./lifecycle/hooks.ts') },
+  { name: 'core', matrix: true, shards: true, timeouts: MATRIX_TIMEOUTS, adapterKeys: CORE_KEYS, reportShape: 'core', hooks: () => import('./core/hooks.ts') },
+  { name: 'lifecycle', matrix: true, shards: true, timeouts: MATRIX_TIMEOUTS, adapterKeys: LIFECYCLE_KEYS, reportShape: 'lifecycle', hooks: () => import('./lifecycle/hooks.ts') },
   // Catalogue rows run through the lifecycle adapters with `suite: "catalogue"` in their configs.
-  { name: 'catalogue', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS, adapterKeys: LIFECYCLE_KEYS, hooks: () => import('./catalogue/hooks.ts') },
+  { name: 'catalogue', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS, adapterKeys: LIFECYCLE_KEYS, reportShape: 'lifecycle', hooks: () => import('./catalogue/hooks.ts') },
   // An adapter's lifecycle client is the sender, against a capture origin the harness owns.
-  { name: 'isolation', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS, adapterKeys: LIFECYCLE_KEYS, hooks: () => import('./isolation/hooks.ts') },
+  { name: 'isolation', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS, adapterKeys: LIFECYCLE_KEYS, reportShape: 'isolation', hooks: () => import('./isolation/hooks.ts') },
   // Raw-wire probes run one after another per server (receipts are diffed around each), each bounded
   // by its own request timeout; client probes by the run watchdog.
   // The server probes start `server`, the client probes run `client` against a hostile listener.

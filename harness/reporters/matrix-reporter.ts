@@ -14,6 +14,7 @@ import { PageReportError, type PageReport } from './page-report.ts';
 import { adaptersOf, configShown, reproduceCommand } from './run-header.ts';
 import { loadPageReports, writeAtomically, writePage } from './write-page.ts';
 import { suiteOfProject } from '../setup/project-suite.ts';
+import { FAMILIES } from '../families/family.ts';
 
 type GroupStatus = 'passed' | 'failed' | 'skipped' | 'inapplicable' | 'unsupported';
 /** `expected-failure`: a failing row the known-failure baseline lists (it does not fail the run). */
@@ -188,7 +189,8 @@ export default class MatrixReporter implements Reporter {
   private write(dir: string, project: string, groups: GroupReport[], probes: ProbeReport[]): void {
     for (const group of groups) group.status = groupStatus(group);
     mkdirSync(dir, { recursive: true });
-    const json = project === 'core' ? coreJson(groups) : project === 'isolation' ? isolationJson(groups) : familyJson(project, groups, probes);
+    const shape = FAMILIES.find((family) => family.name === project)?.reportShape ?? 'lifecycle';
+    const json = shape === 'core' ? coreJson(groups) : shape === 'isolation' ? isolationJson(groups) : familyJson(project, groups, probes);
     writeAtomically(path.join(dir, `${project}.json`), `${JSON.stringify(json, null, 2)}\n`);
     const markdown = renderMarkdown(project, groups, probes);
     writeAtomically(path.join(dir, `${project}-matrix.md`), markdown);
