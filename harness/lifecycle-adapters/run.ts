@@ -31,7 +31,8 @@ import { deriveContentSources } from './content-sources.ts';
 import type { LifecycleScenario } from './scenario-types.ts';
 import { parseJsonText } from '../protocol/json-text.ts';
 import { reapRegisteredProcesses } from '../runs/registered-processes.ts';
-import type { RunFailure, RunStage } from '../runs/types.ts';
+import { failureList, processOutcome } from '../runs/run-outcome.ts';
+import type { ClientProcessOutcome } from '../runs/types.ts';
 import { adapterFolderPart } from '../adapters/file-name-part.ts';
 import { readLogTail } from '../runs/log-tail.ts';
 import { secretsOfAuthSettings } from '../runs/redact-secrets.ts';
@@ -81,19 +82,13 @@ export interface LifecycleRunOptions {
   controlTimeoutMs?: number;
 }
 
-export interface LifecycleRunOutcome {
+export interface LifecycleRunOutcome extends ClientProcessOutcome {
   /** The client's parsed report; undefined when missing or unparseable (a failure says why). */
   report: unknown;
   /** The receipt log `{entries}`: HTTP from the server, stdio from `report.receipts`; undefined when unavailable. */
   receipts: unknown;
   /** Whether the client process was started at all (not when the server failed to start, or the spawn failed). */
   clientStarted: boolean;
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  failures: RunFailure[];
-  logFiles: string[];
-  durationMs: number;
 }
 
 /** The client config's `upload` block (§2); `endpoint` is added over HTTP. */
@@ -120,22 +115,14 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
     clientLog: path.join(dir, 'client.log'),
     serverLog: path.join(dir, 'server.log'),
   };
-  const failures: RunFailure[] = [];
-  const fail = (stage: RunStage, kind: string, message: string, party?: RunFailure['party']): void => {
-    failures.push({ stage, kind, message: `${stage}: ${message}`, ...(party ? { party } : {}) });
-  };
+  const { failures, fail } = failureList();
   const who = `${spec.suite} client "${client.name}" against server "${server.name}" (${transport}/${spec.auth})`;
   const logFiles = [files.clientLog, files.serverLog];
   const outcome = (extra: Partial<LifecycleRunOutcome>): LifecycleRunOutcome => ({
     report: undefined,
     receipts: undefined,
     clientStarted: false,
-    exitCode: null,
-    signal: null,
-    timedOut: false,
-    failures,
-    logFiles,
-    durationMs: Date.now() - started,
+    ...processOutcome(started, failures, logFiles),
     ...extra,
   });
 

@@ -8,6 +8,7 @@ import type { BaselineState } from '../baseline/apply-baseline.ts';
 import type { MatrixRowMeta } from '../setup/grouped-suite.ts';
 import { findingsOf } from './failure-findings.ts';
 import { PAGE_REPORT_FORMAT, ROW_STATUSES, worstStatus, type PageGroup, type PageProbe, type PageReport, type PageRow, type PageRunHeader, type RowStatus } from './page-report.ts';
+import { groupAxes } from './group-axes.ts';
 
 /** One matrix test as the reporter saw it. */
 export interface RecordedRow {
@@ -70,10 +71,7 @@ export function buildPageReport(input: PageReportInput): PageReport {
 function newGroup(meta: MatrixRowMeta): PageGroup {
   return {
     label: meta.group,
-    server: meta.server,
-    client: meta.client,
-    transport: meta.transport,
-    auth: meta.auth,
+    ...groupAxes(meta),
     status: 'skipped',
     counts: Object.fromEntries(ROW_STATUSES.map((status) => [status, 0])) as Record<RowStatus, number>,
     notes: [],

@@ -15,6 +15,7 @@ import { adaptersOf, configShown, reproduceCommand } from './run-header.ts';
 import { loadPageReports, writeAtomically, writePage } from './write-page.ts';
 import { suiteOfProject } from '../setup/project-suite.ts';
 import { FAMILIES } from '../families/family.ts';
+import { groupAxes } from './group-axes.ts';
 
 type GroupStatus = 'passed' | 'failed' | 'skipped' | 'inapplicable' | 'unsupported';
 /** `expected-failure`: a failing row the known-failure baseline lists (it does not fail the run). */
@@ -285,10 +286,7 @@ function firstProblemLine(message: string): string {
 function newGroup(meta: MatrixRowMeta): GroupReport {
   return {
     rank: meta.groupRank,
-    client: meta.client,
-    server: meta.server,
-    transport: meta.transport,
-    auth: meta.auth,
+    ...groupAxes(meta),
     status: 'passed',
     errors: [],
     results: [],
