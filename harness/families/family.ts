@@ -47,6 +47,11 @@ export interface Family {
    * sender-isolation runner's. Only matrix families write one.
    */
   reportShape?: 'core' | 'lifecycle' | 'isolation';
+  /**
+   * What the HTML page calls the matrix's rows and columns. Default: receivers and senders, the
+   * lifecycle rules' words; core says servers and clients.
+   */
+  pageAxes?: { rows: string; columns: string };
   /** The family's hooks.ts (family-hooks.ts says what it answers), loaded on first use. */
   hooks(): Promise<FamilyHooksModule>;
 }
@@ -59,7 +64,7 @@ const LIFECYCLE_KEYS = ['lifecycleServer', 'lifecycleClient'] as const;
 
 /** Every family, in the order the projects, reports and the page list them. */
 export const FAMILIES: readonly Family[] = [
-  { name: 'core', matrix: true, shards: true, timeouts: MATRIX_TIMEOUTS, adapterKeys: CORE_KEYS, reportShape: 'core', hooks: () => import('./core/hooks.ts') },
+  { name: 'core', matrix: true, shards: true, timeouts: MATRIX_TIMEOUTS, adapterKeys: CORE_KEYS, reportShape: 'core', pageAxes: { rows: 'servers', columns: 'clients' }, hooks: () => import('./core/hooks.ts') },
   { name: 'lifecycle', matrix: true, shards: true, timeouts: MATRIX_TIMEOUTS, adapterKeys: LIFECYCLE_KEYS, reportShape: 'lifecycle', hooks: () => import('./lifecycle/hooks.ts') },
   // Catalogue rows run through the lifecycle adapters with `suite: "catalogue"` in their configs.
   { name: 'catalogue', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS, adapterKeys: LIFECYCLE_KEYS, reportShape: 'lifecycle', hooks: () => import('./catalogue/hooks.ts') },
