@@ -37,3 +37,27 @@ export const CATALOGUE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'ca
 export function semanticProblems(text: string, file: string): string[] {
   return lintScenarioFileSemantics(JSON.parse(text), path.relative(projectRoot(), file)).map(formatSemanticProblem);
 }
+
+/** How a family builds, writes, checks and summarizes its generated scenario file. */
+export interface ScenarioFixture<File> {
+  name: string;
+  file: string;
+  build(validators: GeneratorValidators): File;
+  serialize(file: File): string;
+  /** The generator's own checks of what it built, one line each. */
+  check(file: File, validators: GeneratorValidators): string[];
+  summarize(file: File): string;
+}
+
+/** The fixture target of a generated scenario file: its own checks, then the semantic lint of the exact text. */
+export function scenarioFixtureTarget<File>(fixture: ScenarioFixture<File>): FixtureTarget {
+  return {
+    name: fixture.name,
+    file: fixture.file,
+    generate(validators) {
+      const built = fixture.build(validators);
+      const text = fixture.serialize(built);
+      return { text, problems: [...fixture.check(built, validators), ...semanticProblems(text, fixture.file)], summary: fixture.summarize(built) };
+    },
+  };
+}

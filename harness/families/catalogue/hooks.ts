@@ -2,9 +2,9 @@
 // matrix and the receiver probes).
 
 import { receiverProbeRows } from '../../lifecycle-adapters/receiver-probe-rows.ts';
-import { CATALOGUE_SCENARIOS_FILE, semanticProblems, type FixtureTarget } from '../../generate/fixture-target.ts';
+import { CATALOGUE_SCENARIOS_FILE, scenarioFixtureTarget } from '../../generate/fixture-target.ts';
 import { catalogueRowRequirements, withRequirements } from '../../requirements/row-requirements.ts';
-import { needsLifecycleCommands, planMatrix } from '../../runs/plan.ts';
+import { matrixRows, needsLifecycleCommands, planMatrix } from '../../runs/plan.ts';
 import type { FamilyHooks } from '../family-hooks.ts';
 import { CATALOGUE_RECEIVER_PROBES } from './catalogue-receiver-probes.ts';
 import { CATALOGUE_COVERAGE } from './coverage.ts';
@@ -25,15 +25,14 @@ function summarizeCatalogue(file: CatalogueScenarioFile): string {
   );
 }
 
-const FIXTURE: FixtureTarget = {
+const FIXTURE = scenarioFixtureTarget({
   name: 'catalogue',
   file: CATALOGUE_SCENARIOS_FILE,
-  generate(validators) {
-    const file = withRequirements(buildCatalogueScenarios(validators), catalogueRowRequirements);
-    const text = serializeCatalogueScenarioFile(file);
-    return { text, problems: [...checkCatalogueScenarioBuild(file, validators), ...semanticProblems(text, CATALOGUE_SCENARIOS_FILE)], summary: summarizeCatalogue(file) };
-  },
-};
+  build: (validators) => withRequirements(buildCatalogueScenarios(validators), catalogueRowRequirements),
+  serialize: serializeCatalogueScenarioFile,
+  check: checkCatalogueScenarioBuild,
+  summarize: summarizeCatalogue,
+});
 
 export const hooks: FamilyHooks = {
   fixtureTargets: [FIXTURE],
@@ -41,7 +40,7 @@ export const hooks: FamilyHooks = {
     if (!config.scenarios.catalogue) return [];
     const ids = (await loadCatalogueScenarioFile(config.scenarios.catalogue)).scenarios.map((s) => s.id);
     return [
-      ...planMatrix(config, adapters, needsLifecycleCommands).flatMap((group) => ids.map((id) => ({ project: 'catalogue', group: group.label, id }))),
+      ...matrixRows('catalogue', planMatrix(config, adapters, needsLifecycleCommands), ids),
       ...receiverProbeRows(config, adapters.values(), 'catalogue', CATALOGUE_RECEIVER_PROBES),
     ];
   },

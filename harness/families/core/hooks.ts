@@ -1,9 +1,9 @@
 // The core family's hooks (family-hooks.ts): its fixture file, its configured rows, its row verifier.
 
 import { checkGeneratedFile } from '../../generate/check-generated.ts';
-import { CORE_SCENARIOS_FILE, semanticProblems, type FixtureTarget } from '../../generate/fixture-target.ts';
+import { CORE_SCENARIOS_FILE, scenarioFixtureTarget } from '../../generate/fixture-target.ts';
 import { coreRowRequirements, withRequirements } from '../../requirements/row-requirements.ts';
-import { planMatrix } from '../../runs/plan.ts';
+import { matrixRows, planMatrix } from '../../runs/plan.ts';
 import { loadScenarioFile, serializeScenarioFile } from '../../scenarios/load-scenarios.ts';
 import { NEGATIVE_TAGS, type ScenarioFile } from '../../scenarios/types.ts';
 import type { FamilyHooks } from '../family-hooks.ts';
@@ -24,22 +24,21 @@ function summarizeCore(file: ScenarioFile): string {
   return `${file.scenarios.length} rows: ${positives} positive, ${negatives} negative (${perTag})`;
 }
 
-const FIXTURE: FixtureTarget = {
+const FIXTURE = scenarioFixtureTarget({
   name: 'core',
   file: CORE_SCENARIOS_FILE,
-  generate(validators) {
-    const file = withRequirements(buildCoreScenarios(validators), coreRowRequirements);
-    const text = serializeScenarioFile(file);
-    return { text, problems: [...checkGeneratedFile(file, validators), ...semanticProblems(text, CORE_SCENARIOS_FILE)], summary: summarizeCore(file) };
-  },
-};
+  build: (validators) => withRequirements(buildCoreScenarios(validators), coreRowRequirements),
+  serialize: serializeScenarioFile,
+  check: checkGeneratedFile,
+  summarize: summarizeCore,
+});
 
 export const hooks: FamilyHooks = {
   fixtureTargets: [FIXTURE],
   async configuredRows(config, adapters) {
     if (!config.scenarios.core) return [];
     const ids = (await loadScenarioFile(config.scenarios.core)).scenarios.map((s) => s.id);
-    return planMatrix(config, adapters).flatMap((group) => ids.map((id) => ({ project: 'core', group: group.label, id })));
+    return matrixRows('core', planMatrix(config, adapters), ids);
   },
   verifyClientRun: (outcome, scenarios, clientLanguage) => verifyRun(outcome, scenarios, clientLanguage),
 };

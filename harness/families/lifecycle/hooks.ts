@@ -4,9 +4,9 @@
 import { deriveContentSources } from '../../lifecycle-adapters/content-sources.ts';
 import { receiverProbeRows } from '../../lifecycle-adapters/receiver-probe-rows.ts';
 import type { LifecycleScenarioFile } from '../../lifecycle-adapters/scenario-types.ts';
-import { LIFECYCLE_SCENARIOS_FILE, semanticProblems, type FixtureTarget } from '../../generate/fixture-target.ts';
+import { LIFECYCLE_SCENARIOS_FILE, scenarioFixtureTarget } from '../../generate/fixture-target.ts';
 import { lifecycleRowRequirements, withRequirements } from '../../requirements/row-requirements.ts';
-import { needsLifecycleCommands, planMatrix } from '../../runs/plan.ts';
+import { matrixRows, needsLifecycleCommands, planMatrix } from '../../runs/plan.ts';
 import type { FamilyHooks } from '../family-hooks.ts';
 import { LIFECYCLE_COVERAGE } from './coverage.ts';
 import { buildLifecycleScenarios, checkLifecycleScenarioBuild, serializeLifecycleScenarioFile } from './generate.ts';
@@ -25,15 +25,14 @@ function summarizeLifecycle(file: LifecycleScenarioFile): string {
   );
 }
 
-const FIXTURE: FixtureTarget = {
+const FIXTURE = scenarioFixtureTarget({
   name: 'lifecycle',
   file: LIFECYCLE_SCENARIOS_FILE,
-  generate(validators) {
-    const file = withRequirements(buildLifecycleScenarios(validators), lifecycleRowRequirements);
-    const text = serializeLifecycleScenarioFile(file);
-    return { text, problems: [...checkLifecycleScenarioBuild(file, validators), ...semanticProblems(text, LIFECYCLE_SCENARIOS_FILE)], summary: summarizeLifecycle(file) };
-  },
-};
+  build: (validators) => withRequirements(buildLifecycleScenarios(validators), lifecycleRowRequirements),
+  serialize: serializeLifecycleScenarioFile,
+  check: checkLifecycleScenarioBuild,
+  summarize: summarizeLifecycle,
+});
 
 export const hooks: FamilyHooks = {
   fixtureTargets: [FIXTURE],
@@ -41,7 +40,7 @@ export const hooks: FamilyHooks = {
     if (!config.scenarios.lifecycle) return [];
     const ids = (await loadLifecycleScenarioFile(config.scenarios.lifecycle)).scenarios.map((s) => s.id);
     return [
-      ...planMatrix(config, adapters, needsLifecycleCommands).flatMap((group) => ids.map((id) => ({ project: 'lifecycle', group: group.label, id }))),
+      ...matrixRows('lifecycle', planMatrix(config, adapters, needsLifecycleCommands), ids),
       ...receiverProbeRows(config, adapters.values(), 'lifecycle', RECEIVER_PROBES),
     ];
   },
