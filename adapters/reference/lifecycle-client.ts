@@ -36,7 +36,7 @@ import { loadCatalogueScenarioFileSync } from '../../harness/families/catalogue/
 import type { CatalogueScenario } from '../../harness/families/catalogue/scenario-types.ts';
 import { inapplicabilityReason } from '../../harness/families/lifecycle/applicability.ts';
 import { loadLifecycleScenarioFileSync } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
-import { isChainScenario, type LifecycleScenario } from '../../harness/families/lifecycle/scenario-types.ts';
+import { isChainScenario, type LifecycleScenario } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import type { JsonValue } from '../../harness/protocol/json.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
 import type { ProtocolValidators } from '../../harness/protocol/validator-types.ts';

@@ -34,7 +34,7 @@ import { listenAndAnnounce } from './lifecycle/receiver-listeners.ts';
 import { createUploadReceiver } from './lifecycle/upload-receiver.ts';
 import { serveCatalogue } from './catalogue/serve-catalogue.ts';
 import { loadLifecycleScenarioFileSync } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
-import type { LifecycleScenario } from '../../harness/families/lifecycle/scenario-types.ts';
+import type { LifecycleScenario } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
 
 /** Bound on holding one intercept reply, and on each control wait. */

@@ -13,7 +13,7 @@ import { Agent, request } from 'undici';
 import { endpointRoutes } from '../http/endpoint-routes.ts';
 import type { JsonObject } from '../protocol/json.ts';
 import type { ClientAuthSettings } from './auth-settings.ts';
-import { acquireToken } from '../families/auth/probes.ts';
+import { acquireToken } from './acquire-token.ts';
 
 export interface ProbeAnswer {
   status: number | null;

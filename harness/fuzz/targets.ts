@@ -29,7 +29,8 @@ import { groupLabel, loadAdapters, planMatrix } from '../runs/plan.ts';
 import type { ClientRunOutcome } from '../runs/types.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import { verifyRun, type RowVerdict } from '../families/core/verify/verify-run.ts';
+import { requiredHook } from '../families/family-hooks.ts';
+import type { RowVerdict } from '../runs/verdicts.ts';
 import { judgeVerdict } from '../oracle/report-row.ts';
 import { bisectingJudge, type BisectionObserver } from './refusal-search.ts';
 import { judgeRows, runDetails, type CaseJudgement, type RunResult } from './triage.ts';
@@ -121,13 +122,18 @@ export async function runScenarioBatch(options: ProcessTargetOptions, scenarios:
     } else {
       outcome = await runClient(spec, { workDir: dir });
     }
-    const verification = verifyRun(outcome, scenarios, client.manifest.language);
+    const verification = (await coreVerifier())(outcome, scenarios, client.manifest.language);
     const result: RunResult = { rows: verification.rows, integrity: verification.integrity, ...runDetails(outcome, scenarios, verification.rows) };
     keep = result.integrity.length > 0 || result.clientWideError !== undefined;
     return { ...result, ...(keep ? { dir } : {}) };
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Core's row verifier (the same rules as the core suite), reached through the family list. */
+function coreVerifier() {
+  return requiredHook('core', 'verifyClientRun');
 }
 
 /** A server that would not start: every row fails with the start failure. */
@@ -201,7 +207,7 @@ export function inProcessTarget(options: InProcessTargetOptions): FuzzTarget {
       logFiles: [],
       durationMs: 0,
     };
-    const rows = verifyRun(outcome, scenarios, language).rows;
+    const rows = (await coreVerifier())(outcome, scenarios, language).rows;
     return judgeRows(scenarios, { rows, integrity: [], ...runDetails(outcome, scenarios, rows) });
   };
   return { label: `${name} in-process`, pairing: pairingLabel(name, 'in-process'), judge, runs: 0 };

@@ -20,7 +20,7 @@ import type { ClientRunOutcome } from '../runs/types.ts';
 import type { Scenario } from '../scenarios/types.ts';
 import { compareExpected, formatDifferences } from '../oracle/compare-result.ts';
 import { isJsonObject } from '../protocol/json.ts';
-import { receiptEnvelope, type RowVerdict } from '../families/core/verify/verify-run.ts';
+import { receiptEnvelope, type RowVerdict } from '../runs/verdicts.ts';
 import { confinedToUndefined, undefinedAspects, type OutcomePart, type UndefinedAspect } from '../oracle/undefined-inputs.ts';
 
 export type CaseClass = 'pass' | 'refused' | 'host-limitation' | 'undefined' | 'disagreement';

@@ -13,6 +13,7 @@ import type { AdapterManifest } from '../adapters/types.ts';
 import type { CliRun } from './cli-args.ts';
 import { REFERENCE_DIR } from './reference-cwd.ts';
 import { SUITE_ROOT, type Suite } from './suite-projects.ts';
+import { FAMILIES } from '../families/family.ts';
 
 export const REFERENCE_NAME = 'reference';
 /** Config files the CLI and the helper pick up from an SDK's root, in this order. */
@@ -59,10 +60,12 @@ export function zeroConfig(cwd: string, sdk: SdkAdapter): UserConfig {
   };
 }
 
-/** The suites an adapter.json has the commands for: lifecycle, catalogue and isolation need the lifecycle pair. */
+/**
+ * The suites an adapter.json has the commands for: the families whose every `adapterKeys` entry it
+ * declares (lifecycle, catalogue and isolation need the lifecycle pair).
+ */
 export function suitesFor(manifest: AdapterManifest): Suite[] {
-  const lifecycle = manifest.lifecycleServer !== undefined && manifest.lifecycleClient !== undefined;
-  return lifecycle ? ['core', 'lifecycle', 'catalogue', 'isolation', 'auth'] : ['core', 'auth'];
+  return FAMILIES.filter((family) => family.adapterKeys.every((key) => manifest[key] !== undefined)).map((family) => family.name as Suite);
 }
 
 /** `config` with the run's flags applied; `cwd` anchors the flags' paths. */

@@ -8,6 +8,8 @@ import type { BaselineState } from '../baseline/apply-baseline.ts';
 import type { MatrixRowMeta } from '../setup/grouped-suite.ts';
 import { findingsOf } from './failure-findings.ts';
 import { PAGE_REPORT_FORMAT, ROW_STATUSES, worstStatus, type PageGroup, type PageProbe, type PageReport, type PageRow, type PageRunHeader, type RowStatus } from './page-report.ts';
+import { groupAxes } from './group-axes.ts';
+import { FAMILIES } from '../families/family.ts';
 
 /** One matrix test as the reporter saw it. */
 export interface RecordedRow {
@@ -17,10 +19,7 @@ export interface RecordedRow {
   baseline?: BaselineState;
 }
 
-/** Families that name their parties sender and receiver (the lifecycle rules' words); core says client and server. */
-const AXES: Record<string, { rows: string; columns: string }> = {
-  core: { rows: 'servers', columns: 'clients' },
-};
+/** The lifecycle rules' words for the parties, unless the family's entry says otherwise (core: client and server). */
 const SENDER_AXES = { rows: 'receivers (servers)', columns: 'senders (clients)' };
 
 export function rowStatus(verdict: RecordedRow['verdict'], adapterStatus: string): RowStatus {
@@ -59,7 +58,7 @@ export function buildPageReport(input: PageReportInput): PageReport {
     format: PAGE_REPORT_FORMAT,
     version: 1,
     project: input.project,
-    axes: AXES[input.project] ?? SENDER_AXES,
+    axes: FAMILIES.find((family) => family.name === input.project)?.pageAxes ?? SENDER_AXES,
     run: input.run,
     groups: ordered,
     probes: input.probes,
@@ -70,10 +69,7 @@ export function buildPageReport(input: PageReportInput): PageReport {
 function newGroup(meta: MatrixRowMeta): PageGroup {
   return {
     label: meta.group,
-    server: meta.server,
-    client: meta.client,
-    transport: meta.transport,
-    auth: meta.auth,
+    ...groupAxes(meta),
     status: 'skipped',
     counts: Object.fromEntries(ROW_STATUSES.map((status) => [status, 0])) as Record<RowStatus, number>,
     notes: [],

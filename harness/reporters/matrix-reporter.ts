@@ -4,7 +4,7 @@ import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { BaselineEntry } from '../baseline/baseline.ts';
 import { loadConfig, type ResolvedConfig } from '../config/load-config.ts';
 import type { MatrixRowMeta } from '../setup/grouped-suite.ts';
-import type { ReceiverProbeMeta } from '../families/lifecycle/receiver-probe-suite.ts';
+import type { ReceiverProbeMeta } from '../lifecycle-adapters/receiver-probe-suite.ts';
 import type { BaselineMeta } from '../baseline/apply-baseline.ts';
 import { updatingBaseline } from '../baseline/baseline.ts';
 import { rewriteBaseline, staleWildcardEntries } from '../baseline/rewrite.ts';
@@ -14,6 +14,8 @@ import { PageReportError, type PageReport } from './page-report.ts';
 import { adaptersOf, configShown, reproduceCommand } from './run-header.ts';
 import { loadPageReports, writeAtomically, writePage } from './write-page.ts';
 import { suiteOfProject } from '../setup/project-suite.ts';
+import { FAMILIES } from '../families/family.ts';
+import { groupAxes } from './group-axes.ts';
 
 type GroupStatus = 'passed' | 'failed' | 'skipped' | 'inapplicable' | 'unsupported';
 /** `expected-failure`: a failing row the known-failure baseline lists (it does not fail the run). */
@@ -191,7 +193,8 @@ export default class MatrixReporter implements Reporter {
   private write(dir: string, project: string, groups: GroupReport[], probes: ProbeReport[]): void {
     for (const group of groups) group.status = groupStatus(group);
     mkdirSync(dir, { recursive: true });
-    const json = project === 'core' ? coreJson(groups) : project === 'isolation' ? isolationJson(groups) : familyJson(project, groups, probes);
+    const shape = FAMILIES.find((family) => family.name === project)?.reportShape ?? 'lifecycle';
+    const json = shape === 'core' ? coreJson(groups) : shape === 'isolation' ? isolationJson(groups) : familyJson(project, groups, probes);
     writeAtomically(path.join(dir, `${project}.json`), `${JSON.stringify(json, null, 2)}\n`);
     const markdown = renderMarkdown(project, groups, probes);
     writeAtomically(path.join(dir, `${project}-matrix.md`), markdown);
@@ -289,10 +292,7 @@ function firstProblemLine(message: string): string {
 function newGroup(meta: MatrixRowMeta): GroupReport {
   return {
     rank: meta.groupRank,
-    client: meta.client,
-    server: meta.server,
-    transport: meta.transport,
-    auth: meta.auth,
+    ...groupAxes(meta),
     status: 'passed',
     errors: [],
     results: [],

@@ -26,10 +26,11 @@ import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import { startForwardingProxy, type ForwardingProxy, type ProxyExchange } from '../http/forwarding-proxy.ts';
 import { endInstances, readStdioEvidence, snapshotLiveInstances } from './stdio-evidence.ts';
 import type { Scenario } from '../scenarios/types.ts';
-import type { ClientRunOutcome, ClientRunSpec, RunFailure, RunStage } from './types.ts';
+import type { ClientRunOutcome, ClientRunSpec } from './types.ts';
+import { failureList, processOutcome } from './run-outcome.ts';
 import { adapterFolderPart } from '../adapters/file-name-part.ts';
 import { isJsonObject, jsonKey } from '../protocol/json.ts';
-import { receiptEnvelope } from '../families/core/verify/verify-run.ts';
+import { receiptEnvelope } from './verdicts.ts';
 import { readLogTail } from './log-tail.ts';
 import { secretsOfAuthSettings } from './redact-secrets.ts';
 import { describeRunDeath } from './run-death.ts';
@@ -112,10 +113,7 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
     mkdtempSync(path.join(opts.workDir, `run-${adapterFolderPart(spec.server.name)}-${adapterFolderPart(spec.client.name)}-${transport}-${auth}-`)),
   );
 
-  const failures: RunFailure[] = [];
-  const fail = (stage: RunStage, kind: string, message: string): void => {
-    failures.push({ stage, kind, message: `${stage}: ${message}` });
-  };
+  const { failures, fail } = failureList();
   const logFiles = [files.clientLog];
   const who = `client "${spec.client.name}" against server "${spec.server.name}" (${transport}/${auth})`;
 
@@ -123,12 +121,7 @@ export async function runClient(spec: ClientRunSpec, opts: RunClientOptions): Pr
     spec: { transport, auth, server: spec.server.name, client: spec.client.name },
     report: undefined,
     receipts: undefined,
-    exitCode: null,
-    signal: null,
-    timedOut: false,
-    failures,
-    logFiles,
-    durationMs: Date.now() - started,
+    ...processOutcome(started, failures, logFiles),
     ...extra,
   });
 

@@ -119,3 +119,8 @@ export const needsLifecycleCommands: PairingRequirement = (server, client) => {
   ];
   return lacking.length > 0 ? `unsupported: ${lacking.join(' and ')} (interop/adapter.json)` : undefined;
 };
+
+/** Every row id in every group, as a report labels the test: `{project, group, id}`. */
+export function matrixRows(project: string, groups: readonly MatrixGroup[], ids: readonly string[]): Array<{ project: string; group: string; id: string }> {
+  return groups.flatMap((group) => ids.map((id) => ({ project, group: group.label, id })));
+}

@@ -36,7 +36,18 @@ export interface RunFailure {
   party?: 'client' | 'server' | 'client or server' | 'harness';
 }
 
-export interface ClientRunOutcome {
+/** What every client run's outcome says of the client process and of the run's failures. */
+export interface ClientProcessOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  failures: RunFailure[];
+  /** Captured client stdout/stderr (and the relay's, or the server's), for diagnostics. */
+  logFiles: string[];
+  durationMs: number;
+}
+
+export interface ClientRunOutcome extends ClientProcessOutcome {
   spec: Pick<ClientRunSpec, 'transport' | 'auth'> & { server: string; client: string };
   /** Parsed report JSON, or undefined when missing/garbled (see failures). */
   report: unknown;
@@ -56,13 +67,6 @@ export interface ClientRunOutcome {
   sent?: unknown[];
   /** Why this run has receipts-only evidence (no response record), when it has; shown with every row. */
   evidenceNote?: string;
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  failures: RunFailure[];
-  /** Captured client stdout/stderr (and the relay's, for stdio), for diagnostics. */
-  logFiles: string[];
-  durationMs: number;
 }
 
 /** What globalSetup provides per shared HTTP server: a handle, or why it could not start. */

@@ -17,7 +17,7 @@ import {
   parseCatalogueScenarioFile,
 } from '../../harness/families/catalogue/load-catalogue-scenarios.ts';
 import { CATALOGUE_CATEGORIES, CATALOGUE_STEP_OPS } from '../../harness/families/catalogue/scenario-types.ts';
-import { CATALOGUE_SCENARIOS_FILE } from '../../harness/generate/fixture-targets.ts';
+import { CATALOGUE_SCENARIOS_FILE } from '../../harness/generate/fixture-target.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { ScenarioFileError } from '../../harness/scenarios/load-scenarios.ts';
 

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { CATALOGUE_SCENARIO_FILE_SCHEMA_URL } from '../../harness/families/catalogue/lint-catalogue-scenario-file.ts';
 import { CATALOGUE_STEP_OPS } from '../../harness/families/catalogue/scenario-types.ts';
 import { LIFECYCLE_SCENARIO_FILE_SCHEMA_URL } from '../../harness/families/lifecycle/lint-lifecycle-scenario-file.ts';
-import { LIFECYCLE_STEP_OPS } from '../../harness/families/lifecycle/scenario-types.ts';
+import { LIFECYCLE_STEP_OPS } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import { PROJECT_ROOT } from '../../harness/protocol/load-validators.ts';
 import { DEFAULT_FORMAT_SCHEMA_CACHE_DIR, FormatSchema, type FormatSchemaOptions } from '../../harness/scenarios/format-schema.ts';
 import { tempStandaloneCacheDir } from './support/standalone-cache-dir.ts';

@@ -23,7 +23,7 @@ import { loadValidators } from '../../harness/protocol/load-validators.ts';
 import { lintOwnScenarioFile } from '../../harness/scenarios/lint-scenario-file.ts';
 import { loadScenarioFileSync } from '../../harness/scenarios/load-scenarios.ts';
 import type { Scenario } from '../../harness/scenarios/types.ts';
-import type { RowVerdict } from '../../harness/families/core/verify/verify-run.ts';
+import type { RowVerdict } from '../../harness/runs/verdicts.ts';
 
 const validators = loadValidators(path.join(projectRoot(), 'schemas'));
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ahp-fuzz-machinery-'));

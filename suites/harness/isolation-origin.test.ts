@@ -13,8 +13,8 @@ import { startCaptureOrigin, type Capture, type CaptureOrigin } from '../../harn
 import { isolationBody, isolationHash, isolationScenario } from '../../harness/families/isolation/isolation-scenario.ts';
 import { captureErrors, isolationVerifier, LABELS } from '../../harness/families/isolation/verify-isolation.ts';
 import { loadValidators, PROJECT_ROOT } from '../../harness/protocol/load-validators.ts';
-import type { ScriptVerifier } from '../../harness/families/lifecycle/runner.ts';
-import type { StepScenario } from '../../harness/families/lifecycle/scenario-types.ts';
+import type { ScriptVerifier } from '../../harness/lifecycle-adapters/runner.ts';
+import type { StepScenario } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import net from 'node:net';
 import path from 'node:path';
 

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { inapplicabilityReason, splitByTransport } from '../../harness/families/lifecycle/applicability.ts';
 import { loadLifecycleScenarioFileSync } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
 import { unsatisfiableReason } from '../../harness/families/lifecycle/unsatisfiable-rows.ts';
-import type { ChainScenario } from '../../harness/families/lifecycle/scenario-types.ts';
+import type { ChainScenario } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { sampleLifecycleFile } from './support/lifecycle-rows.ts';
 

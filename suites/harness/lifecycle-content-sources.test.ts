@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 
 import { describe, expect, test } from 'vitest';
 
-import { ContentSourceError, decodeStrictBase64, deriveContentSources, uploadStepBytes } from '../../harness/families/lifecycle/content-sources.ts';
+import { ContentSourceError, decodeStrictBase64, deriveContentSources, uploadStepBytes } from '../../harness/lifecycle-adapters/content-sources.ts';
 import { loadLifecycleScenarioFileSync } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
-import type { LifecycleScenario, StepScenario, UploadStep } from '../../harness/families/lifecycle/scenario-types.ts';
+import type { LifecycleScenario, StepScenario, UploadStep } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { cloneJson } from '../../harness/protocol/json.ts';
 import { BINARY, TEXT, chainRow, heldPublishRow, sampleLifecycleFile, textUploadStep, uploadStep, uploadsRow } from './support/lifecycle-rows.ts';

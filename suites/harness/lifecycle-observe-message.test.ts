@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 
 import { observeNotificationFor, withBoundRefs } from '../../harness/families/lifecycle/observe-message.ts';
-import type { ObserveStep, StepScenario } from '../../harness/families/lifecycle/scenario-types.ts';
+import type { ObserveStep, StepScenario } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import type { JsonObject } from '../../harness/protocol/json.ts';
 import { heldPublishRow, httpOnlyRow, uploadsRow } from './support/lifecycle-rows.ts';
 

@@ -16,7 +16,7 @@ import {
   parseLifecycleScenarioFile,
 } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
 import { LIFECYCLE_SCENARIO_FILE_SCHEMA_URL, lintLifecycleScenarioFile } from '../../harness/families/lifecycle/lint-lifecycle-scenario-file.ts';
-import { LIFECYCLE_STEP_OPS, isChainScenario } from '../../harness/families/lifecycle/scenario-types.ts';
+import { LIFECYCLE_STEP_OPS, isChainScenario } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { ScenarioFileError, selectScenarios, serializeScenarioFile } from '../../harness/scenarios/load-scenarios.ts';
 import { sampleLifecycleFile } from './support/lifecycle-rows.ts';

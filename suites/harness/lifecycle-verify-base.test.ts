@@ -6,8 +6,8 @@
 import { describe, expect, test } from 'vitest';
 
 import { splitByTransport } from '../../harness/families/lifecycle/applicability.ts';
-import { deriveContentSources } from '../../harness/families/lifecycle/content-sources.ts';
-import type { LifecycleScenario, StepScenario } from '../../harness/families/lifecycle/scenario-types.ts';
+import { deriveContentSources } from '../../harness/lifecycle-adapters/content-sources.ts';
+import type { LifecycleScenario, StepScenario } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
 import { verifyLifecycleRun } from '../../harness/families/lifecycle/verify/verify-lifecycle-run.ts';
 import {

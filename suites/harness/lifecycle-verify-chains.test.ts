@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 import { loadLifecycleScenarioFileSync } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
-import type { ChainScenario, LifecycleScenario } from '../../harness/families/lifecycle/scenario-types.ts';
+import type { ChainScenario, LifecycleScenario } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import { canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
 import { PROJECT_ROOT } from '../../harness/protocol/load-validators.ts';

@@ -6,7 +6,7 @@
 
 import { describe, expect, test } from 'vitest';
 
-import type { StepScenario } from '../../harness/families/lifecycle/scenario-types.ts';
+import type { StepScenario } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import type { JsonObject } from '../../harness/protocol/json.ts';
 import {
   CANONICAL_ROWS,

@@ -18,7 +18,7 @@ import { writePrivateJson } from '../../harness/adapters/private-json.ts';
 import { createRunTrust, type RunTrust } from '../../harness/auth/run-trust.ts';
 import type { AuthMode } from '../../harness/config/define-config.ts';
 import { sha256Hex } from '../../harness/protocol/sha256-hex.ts';
-import type { StepScenario } from '../../harness/families/lifecycle/scenario-types.ts';
+import type { StepScenario } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import type { JsonObject } from '../../harness/protocol/json.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
 import { allowResponse, PUBLISH_STEPS, toolBeforeRequest, uploadStep } from './support/lifecycle-rows.ts';

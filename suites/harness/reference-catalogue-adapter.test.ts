@@ -27,11 +27,11 @@ import { loadCatalogueScenarioFileSync } from '../../harness/families/catalogue/
 import { catalogueDiscoveryRequest } from '../../harness/families/catalogue/reference-manifest.ts';
 import type { CatalogueScenario } from '../../harness/families/catalogue/scenario-types.ts';
 import type { AuthMode, Transport } from '../../harness/config/define-config.ts';
-import { CATALOGUE_SCENARIOS_FILE } from '../../harness/generate/fixture-targets.ts';
+import { CATALOGUE_SCENARIOS_FILE } from '../../harness/generate/fixture-target.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';
-import type { Check } from '../../harness/families/lifecycle/verify/findings.ts';
+import type { Check } from '../../harness/lifecycle-adapters/findings.ts';
 import { verifyCatalogueRun, type CatalogueVerification } from '../../harness/families/catalogue/verify/verify-catalogue-run.ts';
 import { UPLOAD_TOKEN, useBadConfigs } from './support/bad-configs.ts';
 import { survivorsAfter } from './support/recorded-pids.ts';

@@ -1,4 +1,4 @@
-// The runnability lints (harness/families/lifecycle/lifecycle-runnability.ts, harness/families/catalogue/
+// The runnability lints (harness/lifecycle-adapters/lifecycle-runnability.ts, harness/families/catalogue/
 // catalogue-runnability.ts): each rule gets a row of our own generated fixtures edited so that it
 // breaks that rule — and only it: the format lint still finds the edited file clean, so the rule is
 // what catches the row — with the JSON path and the rule named. Every rule of both tables has such a
@@ -14,11 +14,11 @@ import { CATALOGUE_RUNNABILITY_RULES, catalogueRunnabilityProblems } from '../..
 import { lintCatalogueScenarioFile } from '../../harness/families/catalogue/lint-catalogue-scenario-file.ts';
 import { parseCatalogueScenarioFile, unrunnableCatalogueRows } from '../../harness/families/catalogue/load-catalogue-scenarios.ts';
 import type { CatalogueScenarioFile } from '../../harness/families/catalogue/scenario-types.ts';
-import { CATALOGUE_SCENARIOS_FILE, LIFECYCLE_SCENARIOS_FILE } from '../../harness/generate/fixture-targets.ts';
-import { LIFECYCLE_RUNNABILITY_RULES, lifecycleRunnabilityProblems } from '../../harness/families/lifecycle/lifecycle-runnability.ts';
+import { CATALOGUE_SCENARIOS_FILE, LIFECYCLE_SCENARIOS_FILE } from '../../harness/generate/fixture-target.ts';
+import { LIFECYCLE_RUNNABILITY_RULES, lifecycleRunnabilityProblems } from '../../harness/lifecycle-adapters/lifecycle-runnability.ts';
 import { lintLifecycleScenarioFile } from '../../harness/families/lifecycle/lint-lifecycle-scenario-file.ts';
 import { parseLifecycleScenarioFile, unrunnableLifecycleRows } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
-import type { LifecycleScenarioFile } from '../../harness/families/lifecycle/scenario-types.ts';
+import type { LifecycleScenarioFile } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import type { RunnabilityProblem, RunnabilityRule } from '../../harness/scenarios/runnability.ts';
 

@@ -17,7 +17,8 @@ import { loadCatalogueScenarioFileSync } from '../../harness/families/catalogue/
 import type { CatalogueScenario, CatalogueScenarioFile } from '../../harness/families/catalogue/scenario-types.ts';
 import { CATALOGUE_COVERAGE } from '../../harness/families/catalogue/coverage.ts';
 import { buildCatalogueScenarios, checkCatalogueScenarioBuild, evaluateCatalogueRows } from '../../harness/families/catalogue/generate.ts';
-import { CATALOGUE_SCENARIOS_FILE, FIXTURE_TARGETS } from '../../harness/generate/fixture-targets.ts';
+import { FIXTURE_TARGETS } from '../../harness/generate/fixture-targets.ts';
+import { CATALOGUE_SCENARIOS_FILE } from '../../harness/generate/fixture-target.ts';
 import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 import { cloneJson, isJsonObject, type JsonObject } from '../../harness/protocol/json.ts';
 import { PROJECT_ROOT, loadValidators } from '../../harness/protocol/load-validators.ts';

@@ -12,7 +12,7 @@ import { loadCatalogueScenarioFileSync } from '../../harness/families/catalogue/
 import { catalogueDiscoveryRequest, catalogueDiscoveryResponse } from '../../harness/families/catalogue/reference-manifest.ts';
 import type { CatalogueScenarioFile } from '../../harness/families/catalogue/scenario-types.ts';
 import { catalogueMessages } from '../../harness/families/catalogue/generate.ts';
-import { CATALOGUE_SCENARIOS_FILE } from '../../harness/generate/fixture-targets.ts';
+import { CATALOGUE_SCENARIOS_FILE } from '../../harness/generate/fixture-target.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 import { PROJECT_ROOT, loadValidators } from '../../harness/protocol/load-validators.ts';

@@ -11,14 +11,15 @@ import { execa } from 'execa';
 import { describe, expect, test } from 'vitest';
 
 import { projectRoot } from '../../harness/config/load-config.ts';
-import { FIXTURE_TARGETS, LIFECYCLE_SCENARIOS_FILE } from '../../harness/generate/fixture-targets.ts';
+import { FIXTURE_TARGETS } from '../../harness/generate/fixture-targets.ts';
+import { LIFECYCLE_SCENARIOS_FILE } from '../../harness/generate/fixture-target.ts';
 import { LIFECYCLE_COVERAGE, coverageProblems } from '../../harness/families/lifecycle/coverage.ts';
 import { buildLifecycleScenarios, checkLifecycleScenarioBuild, placementFor } from '../../harness/families/lifecycle/generate.ts';
 import { loadLifecycleScenarioFileSync } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
 import { lintLifecycleScenarioFile } from '../../harness/families/lifecycle/lint-lifecycle-scenario-file.ts';
 import { recomputeChainPermissions, simulateChain } from '../../harness/families/lifecycle/simulate-chain.ts';
-import { simulateStepScript } from '../../harness/families/lifecycle/simulate-step-script.ts';
-import type { ChainScenario, LifecycleScenario, LifecycleScenarioFile, StepScenario } from '../../harness/families/lifecycle/scenario-types.ts';
+import { simulateStepScript } from '../../harness/lifecycle-adapters/simulate-step-script.ts';
+import type { ChainScenario, LifecycleScenario, LifecycleScenarioFile, StepScenario } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 import { jsonEqual } from '../../harness/protocol/json.ts';

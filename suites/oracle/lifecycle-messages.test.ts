@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 
 import { observeNotificationFor } from '../../harness/families/lifecycle/observe-message.ts';
 import { loadLifecycleScenarioFileSync } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
-import type { LifecycleScenarioFile } from '../../harness/families/lifecycle/scenario-types.ts';
+import type { LifecycleScenarioFile } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { canonicalSchemaCandidate, canonicalSchemaDir } from '../../harness/protocol/canonical-schemas.ts';
 import { cloneJson, type JsonObject } from '../../harness/protocol/json.ts';

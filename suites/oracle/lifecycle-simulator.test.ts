@@ -21,10 +21,10 @@ import {
 } from '../../harness/families/lifecycle/wire.ts';
 import { sha256Hex } from '../../harness/protocol/sha256-hex.ts';
 import { chainPermissionAfter, recomputeChainPermissions, simulateChain } from '../../harness/families/lifecycle/simulate-chain.ts';
-import { LifecycleSimulationError } from '../../harness/families/lifecycle/simulation-error.ts';
-import { simulateStepScript } from '../../harness/families/lifecycle/simulate-step-script.ts';
-import type { ChainScenario, ChainSubscription, LifecycleStep, StepScenario } from '../../harness/families/lifecycle/scenario-types.ts';
-import { UploadLedger, receiverUploadOutcome, uploadBytes } from '../../harness/families/lifecycle/upload-receiver-model.ts';
+import { LifecycleSimulationError } from '../../harness/lifecycle-adapters/simulation-error.ts';
+import { simulateStepScript } from '../../harness/lifecycle-adapters/simulate-step-script.ts';
+import type { ChainScenario, ChainSubscription, LifecycleStep, StepScenario } from '../../harness/lifecycle-adapters/scenario-types.ts';
+import { UploadLedger, receiverUploadOutcome, uploadBytes } from '../../harness/lifecycle-adapters/upload-receiver-model.ts';
 import { projectRoot } from '../../harness/config/load-config.ts';
 import type { JsonObject } from '../../harness/protocol/json.ts';
 import { loadValidators } from '../../harness/protocol/load-validators.ts';

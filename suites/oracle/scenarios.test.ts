@@ -3,9 +3,9 @@ import { describe, expect, test } from 'vitest';
 
 import { loadConfig } from '../../harness/config/load-config.ts';
 import { simulateChain } from '../../harness/families/lifecycle/simulate-chain.ts';
-import { simulateStepScript } from '../../harness/families/lifecycle/simulate-step-script.ts';
+import { simulateStepScript } from '../../harness/lifecycle-adapters/simulate-step-script.ts';
 import { loadLifecycleScenarioFile } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
-import { isChainScenario, type LifecycleScenario } from '../../harness/families/lifecycle/scenario-types.ts';
+import { isChainScenario, type LifecycleScenario } from '../../harness/lifecycle-adapters/scenario-types.ts';
 import { auditScenario } from '../../harness/oracle/audit-scenario.ts';
 import { jsonDiff } from '../../harness/protocol/json-diff.ts';
 import { jsonEqual } from '../../harness/protocol/json.ts';

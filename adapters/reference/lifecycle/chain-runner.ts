@@ -19,7 +19,7 @@
 //   and its late reply drained and discarded. Nothing is observed.
 // `holdObservers` (a superseded receiver gate) is refused as a row failure rather than faked.
 
-import type { ChainExpected, ChainScenario, ChainSubscription } from '../../../harness/families/lifecycle/scenario-types.ts';
+import type { ChainExpected, ChainScenario, ChainSubscription } from '../../../harness/lifecycle-adapters/scenario-types.ts';
 import { evaluate } from '../../../harness/oracle/evaluate.ts';
 import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from '../../../harness/protocol/json.ts';
 import type { InterceptRequest, PermissionState } from '../../../harness/protocol/messages.ts';

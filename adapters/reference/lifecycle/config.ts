@@ -7,7 +7,7 @@
 
 import type { Transport } from '../../../harness/config/define-config.ts';
 import type { AuthConfig } from '../auth.ts';
-import type { UploadConfig } from '../../../harness/families/lifecycle/scenario-types.ts';
+import type { UploadConfig } from '../../../harness/lifecycle-adapters/scenario-types.ts';
 import { Fields, readConfigObject } from '../lib/config.ts';
 
 export const LIFECYCLE_SUITE = 'lifecycle';

@@ -17,7 +17,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-import { MARK_KINDS } from '../../../harness/families/lifecycle/scenario-types.ts';
+import { MARK_KINDS } from '../../../harness/lifecycle-adapters/scenario-types.ts';
 import { isJsonObject, type JsonObject } from '../../../harness/protocol/json.ts';
 import { readBody, sendJson } from '../../../harness/http/json-body.ts';
 import type { Barriers } from '../lib/barriers.ts';

@@ -3,7 +3,7 @@
 // observation, and — stdio only — learn that a stray frame was read and discarded.
 
 import type { JsonObject } from '../../../harness/protocol/json.ts';
-import type { RequestId } from '../../../harness/families/lifecycle/scenario-types.ts';
+import type { RequestId } from '../../../harness/lifecycle-adapters/scenario-types.ts';
 import type { Received } from '../lib/channel.ts';
 import type { HttpChannel } from '../lib/http-channel.ts';
 import { semanticRefusal } from '../lib/strict-wire.ts';

@@ -19,7 +19,7 @@
 //   interception without any attempt.
 
 import { evaluate } from '../../../harness/oracle/evaluate.ts';
-import type { PublishedState, RequestId } from '../../../harness/families/lifecycle/scenario-types.ts';
+import type { PublishedState, RequestId } from '../../../harness/lifecycle-adapters/scenario-types.ts';
 import { cloneJson, type JsonObject } from '../../../harness/protocol/json.ts';
 import type { InterceptRequest } from '../../../harness/protocol/messages.ts';
 import type { ProtocolValidators } from '../../../harness/protocol/validator-types.ts';

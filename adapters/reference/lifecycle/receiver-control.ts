@@ -3,7 +3,7 @@
 // row with a label that names the route and what went wrong (never the endpoint or its port).
 
 import { ControlError, controlCall } from '../../../harness/adapters/control-client.ts';
-import type { MarkKind, RequestId } from '../../../harness/families/lifecycle/scenario-types.ts';
+import type { MarkKind, RequestId } from '../../../harness/lifecycle-adapters/scenario-types.ts';
 import type { JsonObject, JsonValue } from '../../../harness/protocol/json.ts';
 import { RowFailure } from './row-failure.ts';
 

@@ -3,9 +3,9 @@
 // `responseSequences[key][n]` when there is one, else `responses[key]`. Responses are returned
 // exactly as written, even deliberately invalid or mismatched ones (adversarial fixtures).
 
-import type { LifecycleScenario } from '../../../harness/families/lifecycle/scenario-types.ts';
+import type { LifecycleScenario } from '../../../harness/lifecycle-adapters/scenario-types.ts';
 import type { JsonObject } from '../../../harness/protocol/json.ts';
-import type { RequestId } from '../../../harness/families/lifecycle/scenario-types.ts';
+import type { RequestId } from '../../../harness/lifecycle-adapters/scenario-types.ts';
 import { idKey } from './request-id.ts';
 
 interface Scripted {

@@ -13,7 +13,7 @@
 // Cleanup on every exit path: `POST /shutdown` (when the control endpoint is known), close stdin,
 // wait, SIGTERM the group, wait, SIGKILL the group; `killNow` is the synchronous last resort.
 
-import type { RequestId } from '../../../harness/families/lifecycle/scenario-types.ts';
+import type { RequestId } from '../../../harness/lifecycle-adapters/scenario-types.ts';
 import { isJsonObject, type JsonObject } from '../../../harness/protocol/json.ts';
 import { writeJsonAtomicSync } from '../lib/atomic-write.ts';
 import type { Received } from '../lib/channel.ts';

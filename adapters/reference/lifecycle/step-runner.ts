@@ -3,7 +3,7 @@
 // row's `actual` is built only from what happened here: replies this client received and evaluated,
 // cancellations that took effect, statuses the receiver answered. `expected` is never read.
 
-import type { LifecycleExpected, LifecycleStep, MarkKind, RequestId, StepScenario } from '../../../harness/families/lifecycle/scenario-types.ts';
+import type { LifecycleExpected, LifecycleStep, MarkKind, RequestId, StepScenario } from '../../../harness/lifecycle-adapters/scenario-types.ts';
 import type { JsonObject } from '../../../harness/protocol/json.ts';
 import type { InterceptRequest } from '../../../harness/protocol/messages.ts';
 import { withBoundRefs } from '../../../harness/families/lifecycle/observe-message.ts';

@@ -7,9 +7,9 @@
 // bytes sent binds the step's alias to the receiver's ref, and no other status ever rebinds one.
 // Anything that prevents a real upload is a local failure of the row, never a status.
 
-import { uploadStepBytes } from '../../../harness/families/lifecycle/content-sources.ts';
+import { uploadStepBytes } from '../../../harness/lifecycle-adapters/content-sources.ts';
 import { sha256Hex } from '../../../harness/protocol/sha256-hex.ts';
-import type { UploadStep } from '../../../harness/families/lifecycle/scenario-types.ts';
+import type { UploadStep } from '../../../harness/lifecycle-adapters/scenario-types.ts';
 import type { ProtocolValidators } from '../../../harness/protocol/validator-types.ts';
 import { stepUploadSettings, type UploadSettings } from './config.ts';
 import { rawUpload } from './raw-upload.ts';

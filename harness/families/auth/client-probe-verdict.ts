@@ -15,7 +15,7 @@
 
 import { isJsonObject } from '../../protocol/json.ts';
 import type { Scenario } from '../../scenarios/types.ts';
-import { readReport } from '../core/verify/verify-run.ts';
+import { readReport } from '../../runs/verdicts.ts';
 import type { ClientProbeCase } from './client-probe-cases.ts';
 import type { ProbeClientOutcome } from './client-probe-run.ts';
 import type { ListenerRecord, RecordedRequest } from './hostile-listener.ts';

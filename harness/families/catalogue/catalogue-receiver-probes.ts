@@ -25,6 +25,7 @@ import { isJsonObject, jsonEqual, type JsonObject } from '../../protocol/json.ts
 import { describeValue, parseJsonText } from '../../protocol/json-text.ts';
 import { observedEntry, rejectedEntry } from './receipt-entries.ts';
 import type { CatalogueScenario } from './scenario-types.ts';
+import type { ReceiverProbeFamily } from '../../lifecycle-adapters/receiver-probe-suite.ts';
 
 export const CATALOGUE_RECEIVER_PROBES = [
   { name: 'event-less-observation', label: 'observation without an event recorded as a schema rejection with eventId null' },
@@ -166,4 +167,13 @@ async function control(controlEndpoint: string, method: 'GET' | 'POST', route: s
     if (!(error instanceof RequestFailure)) throw error;
     return error.kind === 'timeout' ? `no answer within ${timeoutMs} ms` : `no answer (${error.code})`;
   }
+}
+
+/** The catalogue receiver's answer to what no client sends (catalogue-receiver-probes.ts). */
+export function catalogueReceiverProbes(rows: CatalogueScenario[]): ReceiverProbeFamily {
+  return {
+    suite: 'catalogue',
+    probes: CATALOGUE_RECEIVER_PROBES,
+    run: (server, clientAuth) => runCatalogueReceiverProbes({ endpoint: server.endpoint, controlEndpoint: server.controlEndpoint, clientAuth, rows }),
+  };
 }

@@ -3,7 +3,7 @@
 // registrations are not judged against the AHP schemas here (the receiver and evaluator do that).
 // Rows a client cannot run under the rules do not refuse the file: unrunnableCatalogueRows names them.
 
-import { parseScenarioJson, readScenarioText, readScenarioTextSync } from '../../scenarios/load-scenarios.ts';
+import { scenarioFileLoader } from '../../scenarios/scenario-file-loader.ts';
 import { ScenarioProblemsError } from '../../scenarios/scenario-problems-error.ts';
 import { unrunnableRowReasons } from '../../scenarios/runnability.ts';
 import { catalogueRunnabilityProblems } from './catalogue-runnability.ts';
@@ -15,26 +15,14 @@ export class CatalogueScenarioFileError extends ScenarioProblemsError {
   override readonly name = 'CatalogueScenarioFileError';
 }
 
-export async function loadCatalogueScenarioFile(file: string): Promise<CatalogueScenarioFile> {
-  return parseCatalogueScenarioFile(await readScenarioText(file), file);
-}
+const LOADER = scenarioFileLoader<CatalogueScenarioFile>(lintCatalogueScenarioFile, (file, problems) => new CatalogueScenarioFileError(file, problems));
 
-export function loadCatalogueScenarioFileSync(file: string): CatalogueScenarioFile {
-  return parseCatalogueScenarioFile(readScenarioTextSync(file), file);
-}
-
+export const loadCatalogueScenarioFile = LOADER.load;
+export const loadCatalogueScenarioFileSync = LOADER.loadSync;
 /** Parses and checks catalogue scenario file text; `file` is only used in error messages. */
-export function parseCatalogueScenarioFile(text: string, file: string): CatalogueScenarioFile {
-  const value = parseScenarioJson(text, file);
-  checkCatalogueScenarioFile(value, file);
-  return value;
-}
-
+export const parseCatalogueScenarioFile = LOADER.parse;
 /** Throws CatalogueScenarioFileError unless `value` is a clean catalogue scenario file. */
-export function checkCatalogueScenarioFile(value: unknown, file: string): asserts value is CatalogueScenarioFile {
-  const problems = lintCatalogueScenarioFile(value);
-  if (problems.length > 0) throw new CatalogueScenarioFileError(file, problems);
-}
+export const checkCatalogueScenarioFile: (value: unknown, file: string) => asserts value is CatalogueScenarioFile = LOADER.check;
 
 /**
  * Row id → why the row is not run, for a file that loaded: the rows no client following the rules

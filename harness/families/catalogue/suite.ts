@@ -1,18 +1,17 @@
-import path from 'node:path';
 import { inject } from 'vitest';
 
 import { baselineFor } from '../../baseline/baseline-for.ts';
 import { loadCatalogueScenarioFile, unrunnableCatalogueRows } from './load-catalogue-scenarios.ts';
 import type { CatalogueScenario } from './scenario-types.ts';
-import type { AuthMode } from '../../config/define-config.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { loadValidators } from '../../protocol/load-validators.ts';
-import { LifecycleRunner, type ScriptVerifier } from '../lifecycle/runner.ts';
+import type { ScriptVerifier } from '../../lifecycle-adapters/runner.ts';
+import { brokerTrust, scriptRunBoundMs, suiteRunner } from '../../lifecycle-adapters/suite-runner.ts';
 import { loadAdapters, needsLifecycleCommands, planMatrix } from '../../runs/plan.ts';
 import { verifyCatalogueRun } from './verify/verify-catalogue-run.ts';
-import { BrokerClient } from '../../setup/broker-client.ts';
 import { defineGroupedSuite } from '../../setup/grouped-suite.ts';
-import { catalogueReceiverProbes, defineReceiverProbeSuite } from '../lifecycle/receiver-probe-suite.ts';
+import { defineReceiverProbeSuite } from '../../lifecycle-adapters/receiver-probe-suite.ts';
+import { catalogueReceiverProbes } from './catalogue-receiver-probes.ts';
 
 /**
  * The catalogue family (CATALOGUE-RULES): every row of `scenarios.catalogue` through the lifecycle
@@ -37,18 +36,9 @@ export async function defineCatalogueSuite(): Promise<void> {
   const runnableRows = file.scenarios.filter((row) => !unrunnable.has(row.id));
   const validators = loadValidators(config.schemas);
   const verify: ScriptVerifier<CatalogueScenario> = (evidence) => verifyCatalogueRun({ ...evidence, validators });
-  const broker = new BrokerClient(inject('ahpBroker'), 60_000);
-  const trust = (mode: AuthMode) => broker.trust(mode);
+  const trust = brokerTrust();
   const adapters = loadAdapters(config);
-  const runner = new LifecycleRunner<CatalogueScenario>({
-    suite: 'catalogue',
-    schemasDir: config.schemas,
-    verify,
-    trust,
-    watchdogs: config.watchdogs,
-    runDir: inject('ahpRunDir'),
-    logDir: path.join(config.reports, 'logs'),
-  });
+  const runner = suiteRunner(config, 'catalogue', verify, trust);
   defineGroupedSuite({
     selection: inject('ahpSelection'),
     project: 'catalogue',
@@ -64,7 +54,7 @@ export async function defineCatalogueSuite(): Promise<void> {
     run: (group) => runner.run(group, runnableRows),
     parallelism: config.parallelism,
     splittable: false,
-    runBoundMs: config.watchdogs.startupMs * 2 + config.watchdogs.runMs * 2 + 30_000,
+    runBoundMs: scriptRunBoundMs(config),
     baseline: await baselineFor(config),
   });
   defineReceiverProbeSuite({

@@ -8,10 +8,10 @@ import path from 'node:path';
 
 import type { ClientAuthSettings, ServerAuthSettings } from '../../auth/auth-settings.ts';
 import type { AuthMode } from '../../config/define-config.ts';
-import type { StepScenario } from '../lifecycle/scenario-types.ts';
+import type { StepScenario } from '../../lifecycle-adapters/scenario-types.ts';
 import { keepLogs, pointAtKeptLogs } from '../../runs/keep-logs.ts';
-import { CLIENT_UPLOAD_CONFIG, runLifecycleGroup } from '../lifecycle/run.ts';
-import { judge, type ScriptVerifier } from '../lifecycle/runner.ts';
+import { CLIENT_UPLOAD_CONFIG, runLifecycleGroup } from '../../lifecycle-adapters/run.ts';
+import { judge, type ScriptVerifier } from '../../lifecycle-adapters/runner.ts';
 import { safeLabel } from '../../adapters/file-name-part.ts';
 import type { MatrixGroup } from '../../runs/plan.ts';
 import type { GroupRunResult } from '../../setup/grouped-suite.ts';

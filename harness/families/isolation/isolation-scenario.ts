@@ -10,10 +10,10 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../../protocol/load-validators.ts';
 import { sha256Hex } from '../../protocol/sha256-hex.ts';
 import type { ProtocolValidators } from '../../protocol/validator-types.ts';
-import { lifecycleRunnabilityProblems } from '../lifecycle/lifecycle-runnability.ts';
-import { simulateStepScript } from '../lifecycle/simulate-step-script.ts';
+import { lifecycleRunnabilityProblems } from '../../lifecycle-adapters/lifecycle-runnability.ts';
+import { simulateStepScript } from '../../lifecycle-adapters/simulate-step-script.ts';
 import { describeRunnabilityProblem } from '../../scenarios/runnability.ts';
-import type { StepScenario } from '../lifecycle/scenario-types.ts';
+import type { StepScenario } from '../../lifecycle-adapters/scenario-types.ts';
 
 /** The fixture row it is derived from (fixed, not configurable: the case is about credentials, not semantics). */
 export const SOURCE_ROW = 'content.intercept-body-after-upload';

@@ -2,16 +2,15 @@ import path from 'node:path';
 import { inject } from 'vitest';
 
 import { baselineFor } from '../../baseline/baseline-for.ts';
-import type { AuthMode } from '../../config/define-config.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { isolationScenario } from './isolation-scenario.ts';
 import { planIsolationCases } from './isolation-cases.ts';
 import { runIsolationCase } from './isolation-run.ts';
 import { loadValidators } from '../../protocol/load-validators.ts';
-import { lifecycleVerifier } from '../lifecycle/runner.ts';
+import { requiredHook } from '../family-hooks.ts';
 import { loadAdapters } from '../../runs/plan.ts';
-import { BrokerClient } from '../../setup/broker-client.ts';
 import { defineGroupedSuite } from '../../setup/grouped-suite.ts';
+import { brokerTrust, scriptRunBoundMs } from '../../lifecycle-adapters/suite-runner.ts';
 
 /**
  * Sender isolation (SENDER-ISOLATION-RULES): every adapter with lifecycle commands as a sender
@@ -24,11 +23,11 @@ export async function defineIsolationSuite(): Promise<void> {
   const config = await loadConfig();
   const validators = loadValidators(config.schemas);
   const row = isolationScenario(validators);
-  const broker = new BrokerClient(inject('ahpBroker'), 60_000);
   const options = {
     row,
-    lifecycleVerifier: lifecycleVerifier(validators),
-    trust: (mode: AuthMode) => broker.trust(mode),
+    // The exchange with its own receiver is a lifecycle step script, judged by lifecycle's verifier.
+    lifecycleVerifier: (await requiredHook('lifecycle', 'stepScriptVerifier'))(validators),
+    trust: brokerTrust(),
     schemasDir: config.schemas,
     watchdogs: config.watchdogs,
     runDir: inject('ahpRunDir'),
@@ -44,7 +43,7 @@ export async function defineIsolationSuite(): Promise<void> {
     run: (group) => runIsolationCase(group, options),
     parallelism: config.parallelism,
     splittable: false,
-    runBoundMs: config.watchdogs.startupMs * 2 + config.watchdogs.runMs * 2 + 30_000,
+    runBoundMs: scriptRunBoundMs(config),
     baseline: await baselineFor(config),
   });
 }

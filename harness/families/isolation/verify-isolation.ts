@@ -2,11 +2,11 @@
 // correct anonymous raw upload to the independent origin, a confirmed 201, and a passing credentialed
 // event exchange with its own receiver (the lifecycle verifier, on copies without the upload step).
 
-import type { StepScenario } from '../lifecycle/scenario-types.ts';
-import type { Check, LifecycleVerification } from '../lifecycle/verify/findings.ts';
-import { LABEL as LIFECYCLE_LABEL } from '../lifecycle/verify/labels.ts';
+import type { StepScenario } from '../../lifecycle-adapters/scenario-types.ts';
+import type { Check, LifecycleVerification } from '../../lifecycle-adapters/findings.ts';
+import { LABEL as LIFECYCLE_LABEL } from '../../lifecycle-adapters/labels.ts';
 import { jsonEqual } from '../../protocol/json.ts';
-import type { ScriptEvidence, ScriptVerifier } from '../lifecycle/runner.ts';
+import type { ScriptEvidence, ScriptVerifier } from '../../lifecycle-adapters/runner.ts';
 import type { Capture } from './capture-origin.ts';
 
 export const LABELS = {

@@ -2,7 +2,7 @@
 // an excluded row never reaches an adapter and is listed with the reason instead.
 
 import type { Transport } from '../../config/define-config.ts';
-import type { ScenarioRowBase } from './scenario-types.ts';
+import type { ScenarioRowBase } from '../../lifecycle-adapters/scenario-types.ts';
 
 /** The part of a row applicability reads (lifecycle and catalogue rows alike). */
 export type TransportScoped = Pick<ScenarioRowBase, 'id' | 'transports' | 'inapplicableReason'>;

@@ -3,10 +3,10 @@
 // with a witness: a check over a tagged row's simulated trace that the row really shows the behaviour.
 // A tag without a passing witness, or an item no row is tagged with, fails the generator.
 
-import { decodeStrictBase64 } from './content-sources.ts';
+import { decodeStrictBase64 } from '../../lifecycle-adapters/content-sources.ts';
 import type { ChainSimulation, ChainTraceEvent } from './simulate-chain.ts';
-import type { StepSimulation, StepTraceEvent } from './simulate-step-script.ts';
-import type { ChainScenario, StepScenario } from './scenario-types.ts';
+import type { StepSimulation, StepTraceEvent } from '../../lifecycle-adapters/simulate-step-script.ts';
+import type { ChainScenario, StepScenario } from '../../lifecycle-adapters/scenario-types.ts';
 import { UNAUTHORIZED_UPLOAD_TOKEN_ENV } from '../../auth/constants.ts';
 import { isJsonObject, jsonEqual, type JsonObject } from '../../protocol/json.ts';
 import type { InterceptRequest } from '../../protocol/messages.ts';

@@ -4,7 +4,7 @@
 import { sha256Hex } from '../../protocol/sha256-hex.ts';
 import type { JsonObject } from '../../protocol/json.ts';
 import type { InterceptRequest } from '../../protocol/messages.ts';
-import type { Chain, ChainSubscription } from './scenario-types.ts';
+import type { Chain, ChainSubscription } from '../../lifecycle-adapters/scenario-types.ts';
 import { allow, ask, deny, inject, merge, message, replace, respond, ret, stop } from '../../generate/effect-builders.ts';
 import { CHAIN_TOOL_CAPABILITIES, PROPOSED_INPUT, requestId, textMetadata, toolBeforeRequest } from './wire.ts';
 

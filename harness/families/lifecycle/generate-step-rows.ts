@@ -6,7 +6,7 @@
 import { sha256Hex } from '../../protocol/sha256-hex.ts';
 import type { JsonObject } from '../../protocol/json.ts';
 import type { InterceptRequest } from '../../protocol/messages.ts';
-import type { LifecycleStep } from './scenario-types.ts';
+import type { LifecycleStep } from '../../lifecycle-adapters/scenario-types.ts';
 import { allow, ask, cont, deny, inject, merge, message, replace, respond, ret, stop } from '../../generate/effect-builders.ts';
 import {
   PROPOSED_INPUT,

@@ -5,15 +5,15 @@
 // simulators (published states by the oracle), and each row's transports follow from what its script
 // does: unsolicited frames exist only on stdio, and stdio allows one outstanding intercept per backend.
 
-import { lifecycleRunnabilityProblems } from './lifecycle-runnability.ts';
+import { lifecycleRunnabilityProblems } from '../../lifecycle-adapters/lifecycle-runnability.ts';
 import { checkLifecycleScenarioFile } from './load-lifecycle-scenarios.ts';
 import { describeRunnabilityProblem } from '../../scenarios/runnability.ts';
-import { deriveContentSources, ContentSourceError } from './content-sources.ts';
+import { deriveContentSources, ContentSourceError } from '../../lifecycle-adapters/content-sources.ts';
 import { observeNotificationFor } from './observe-message.ts';
 import { simulateChain } from './simulate-chain.ts';
-import { LifecycleSimulationError } from './simulation-error.ts';
-import { simulateStepScript, type StepSimulation } from './simulate-step-script.ts';
-import type { ChainScenario, LifecycleScenario, LifecycleScenarioFile, ScenarioRowBase, StepScenario } from './scenario-types.ts';
+import { LifecycleSimulationError } from '../../lifecycle-adapters/simulation-error.ts';
+import { simulateStepScript, type StepSimulation } from '../../lifecycle-adapters/simulate-step-script.ts';
+import type { ChainScenario, LifecycleScenario, LifecycleScenarioFile, ScenarioRowBase, StepScenario } from '../../lifecycle-adapters/scenario-types.ts';
 import { evaluate } from '../../oracle/evaluate.ts';
 import { jsonEqual, type JsonObject } from '../../protocol/json.ts';
 import type { InterceptRequest } from '../../protocol/messages.ts';

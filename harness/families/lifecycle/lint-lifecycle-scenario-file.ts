@@ -7,7 +7,7 @@ import { jsonEqual, type JsonObject } from '../../protocol/json.ts';
 import { describeValue } from '../../protocol/json-text.ts';
 import { FormatSchema, type FormatProblem } from '../../scenarios/format-schema.ts';
 import { indexPath, joinPath } from '../../scenarios/json-path.ts';
-import { ContentSourceError, deriveContentSources, uploadStepBytes } from './content-sources.ts';
+import { ContentSourceError, deriveContentSources, uploadStepBytes } from '../../lifecycle-adapters/content-sources.ts';
 import { observeNotificationFor } from './observe-message.ts';
 import {
   LIFECYCLE_STEP_OPS,
@@ -16,7 +16,7 @@ import {
   type LifecycleScenarioFile,
   type ObserveStep,
   type StepScenario,
-} from './scenario-types.ts';
+} from '../../lifecycle-adapters/scenario-types.ts';
 
 export const LIFECYCLE_SCENARIO_FILE_SCHEMA_URL = new URL('../../../fixtures/lifecycle-scenario-file.schema.json', import.meta.url);
 

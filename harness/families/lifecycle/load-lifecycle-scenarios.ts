@@ -3,38 +3,26 @@
 // Requests and responses are not judged against the AHP schemas here (harness/protocol does that).
 // Rows a client cannot run under the rules do not refuse the file: unrunnableLifecycleRows names them.
 
-import { parseScenarioJson, readScenarioText, readScenarioTextSync } from '../../scenarios/load-scenarios.ts';
+import { scenarioFileLoader } from '../../scenarios/scenario-file-loader.ts';
 import { ScenarioProblemsError } from '../../scenarios/scenario-problems-error.ts';
 import { unrunnableRowReasons } from '../../scenarios/runnability.ts';
-import { lifecycleRunnabilityProblems } from './lifecycle-runnability.ts';
+import { lifecycleRunnabilityProblems } from '../../lifecycle-adapters/lifecycle-runnability.ts';
 import { lintLifecycleScenarioFile } from './lint-lifecycle-scenario-file.ts';
-import type { LifecycleScenarioFile } from './scenario-types.ts';
+import type { LifecycleScenarioFile } from '../../lifecycle-adapters/scenario-types.ts';
 
 /** A lifecycle scenario file problem (see ScenarioProblemsError for the message). */
 export class LifecycleScenarioFileError extends ScenarioProblemsError {
   override readonly name = 'LifecycleScenarioFileError';
 }
 
-export async function loadLifecycleScenarioFile(file: string): Promise<LifecycleScenarioFile> {
-  return parseLifecycleScenarioFile(await readScenarioText(file), file);
-}
+const LOADER = scenarioFileLoader<LifecycleScenarioFile>(lintLifecycleScenarioFile, (file, problems) => new LifecycleScenarioFileError(file, problems));
 
-export function loadLifecycleScenarioFileSync(file: string): LifecycleScenarioFile {
-  return parseLifecycleScenarioFile(readScenarioTextSync(file), file);
-}
-
+export const loadLifecycleScenarioFile = LOADER.load;
+export const loadLifecycleScenarioFileSync = LOADER.loadSync;
 /** Parses and checks lifecycle scenario file text; `file` is only used in error messages. */
-export function parseLifecycleScenarioFile(text: string, file: string): LifecycleScenarioFile {
-  const value = parseScenarioJson(text, file);
-  checkLifecycleScenarioFile(value, file);
-  return value;
-}
-
+export const parseLifecycleScenarioFile = LOADER.parse;
 /** Throws LifecycleScenarioFileError unless `value` is a clean lifecycle scenario file. */
-export function checkLifecycleScenarioFile(value: unknown, file: string): asserts value is LifecycleScenarioFile {
-  const problems = lintLifecycleScenarioFile(value);
-  if (problems.length > 0) throw new LifecycleScenarioFileError(file, problems);
-}
+export const checkLifecycleScenarioFile: (value: unknown, file: string) => asserts value is LifecycleScenarioFile = LOADER.check;
 
 /**
  * Row id → why the row is not run, for a file that loaded: the rows no client following the rules

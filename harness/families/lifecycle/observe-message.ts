@@ -4,7 +4,7 @@
 
 import { cloneJson, isJsonObject, type JsonObject } from '../../protocol/json.ts';
 import { PROTOCOL_VERSION, type InterceptEvent, type ObserveNotification } from '../../protocol/messages.ts';
-import type { ObserveStep, StepScenario } from './scenario-types.ts';
+import type { ObserveStep, StepScenario } from '../../lifecycle-adapters/scenario-types.ts';
 
 /** Fixture alias → receiver-assigned ref (from 201 upload receipts). */
 export type RefBindings = ReadonlyMap<string, string>;

@@ -13,7 +13,8 @@ import { UPLOAD_TOKEN } from '../../auth/constants.ts';
 import { describeAnswer, eventWire, probePost, type ProbeAnswer } from '../../auth/event-auth-wire.ts';
 import { isJsonObject, type JsonObject } from '../../protocol/json.ts';
 import { sha256Hex } from '../../protocol/sha256-hex.ts';
-import type { LifecycleScenario } from './scenario-types.ts';
+import type { LifecycleScenario } from '../../lifecycle-adapters/scenario-types.ts';
+import type { ReceiverProbeFamily } from '../../lifecycle-adapters/receiver-probe-suite.ts';
 
 /** The nine probes, in order, with the rules' verbatim labels. */
 export const RECEIVER_PROBES = [
@@ -144,4 +145,13 @@ async function upload(endpoint: string, bytes: Buffer, credential: { token?: str
     ...(credential.token === undefined ? {} : { authorization: `Bearer ${credential.token}` }),
   };
   return probePost(endpoint, headers, bytes, uploadAgent, timeoutMs);
+}
+
+/** LIFECYCLE-RULES §9: uploads and body references; the probe event comes from the first row's requests.a. */
+export function lifecycleReceiverProbes(rows: LifecycleScenario[]): ReceiverProbeFamily {
+  return {
+    suite: 'lifecycle',
+    probes: RECEIVER_PROBES,
+    run: (server, clientAuth) => runReceiverProbes({ endpoint: server.endpoint, uploadEndpoint: server.uploadEndpoint!, clientAuth, rows }),
+  };
 }

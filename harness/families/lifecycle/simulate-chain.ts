@@ -15,8 +15,8 @@ import { evaluate } from '../../oracle/evaluate.ts';
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject } from '../../protocol/json.ts';
 import { PROTOCOL_VERSION, type InterceptRequest, type ObserveNotification, type PermissionState } from '../../protocol/messages.ts';
 import type { ProtocolValidators } from '../../protocol/validator-types.ts';
-import type { ChainExpected, ChainProof, ChainScenario, ChainSubscription } from './scenario-types.ts';
-import { LifecycleSimulationError } from './simulation-error.ts';
+import type { ChainExpected, ChainProof, ChainScenario, ChainSubscription } from '../../lifecycle-adapters/scenario-types.ts';
+import { LifecycleSimulationError } from '../../lifecycle-adapters/simulation-error.ts';
 
 /** How decision-making ended. */
 export type ChainSettlement = 'completed' | 'deny' | 'stop' | 'deny-and-stop' | 'fail-closed' | 'interrupted';

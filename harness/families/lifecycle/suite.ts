@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { inject } from 'vitest';
 
 import { baselineFor } from '../../baseline/baseline-for.ts';
@@ -7,12 +6,12 @@ import { inapplicabilityReason } from './applicability.ts';
 import { loadLifecycleScenarioFile, unrunnableLifecycleRows } from './load-lifecycle-scenarios.ts';
 import { unsatisfiableReason } from './unsatisfiable-rows.ts';
 import { loadValidators } from '../../protocol/load-validators.ts';
-import { LifecycleRunner, lifecycleVerifier } from './runner.ts';
+import { brokerTrust, scriptRunBoundMs, suiteRunner } from '../../lifecycle-adapters/suite-runner.ts';
+import { lifecycleVerifier } from './verify/verify-lifecycle-run.ts';
 import { loadAdapters, needsLifecycleCommands, planMatrix } from '../../runs/plan.ts';
-import type { AuthMode } from '../../config/define-config.ts';
-import { BrokerClient } from '../../setup/broker-client.ts';
 import { defineGroupedSuite } from '../../setup/grouped-suite.ts';
-import { defineReceiverProbeSuite, lifecycleReceiverProbes } from './receiver-probe-suite.ts';
+import { defineReceiverProbeSuite } from '../../lifecycle-adapters/receiver-probe-suite.ts';
+import { lifecycleReceiverProbes } from './receiver-probes.ts';
 import { groupsOfShard, probeAdaptersOfShard } from '../../setup/shard-parts.ts';
 
 /**
@@ -28,17 +27,8 @@ export async function defineLifecycleSuite(shard?: { part: number }): Promise<vo
   const file = await loadLifecycleScenarioFile(scenarioPath);
   const unrunnable = unrunnableLifecycleRows(file, scenarioPath);
   const adapters = loadAdapters(config);
-  const broker = new BrokerClient(inject('ahpBroker'), 60_000);
-  const trust = (mode: AuthMode) => broker.trust(mode);
-  const runner = new LifecycleRunner({
-    suite: 'lifecycle',
-    schemasDir: config.schemas,
-    verify: lifecycleVerifier(loadValidators(config.schemas)),
-    trust,
-    watchdogs: config.watchdogs,
-    runDir: inject('ahpRunDir'),
-    logDir: path.join(config.reports, 'logs'),
-  });
+  const trust = brokerTrust();
+  const runner = suiteRunner(config, 'lifecycle', lifecycleVerifier(loadValidators(config.schemas)), trust);
   defineGroupedSuite({
     selection: inject('ahpSelection'),
     project: 'lifecycle',
@@ -53,7 +43,7 @@ export async function defineLifecycleSuite(shard?: { part: number }): Promise<vo
     run: (group, rows) => runner.run(group, rows),
     parallelism: config.parallelism,
     baseline: await baselineFor(config),
-    runBoundMs: config.watchdogs.startupMs * 2 + config.watchdogs.runMs * 2 + 30_000,
+    runBoundMs: scriptRunBoundMs(config),
   });
   defineReceiverProbeSuite({
     config,

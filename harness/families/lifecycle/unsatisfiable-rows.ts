@@ -7,7 +7,7 @@
 // entry fails it) — both demands cannot hold at once. lifecycle-scenarios.json carries the current
 // row (no gate, no observations), which runs as usual.
 
-import { isChainScenario, type LifecycleScenario } from './scenario-types.ts';
+import { isChainScenario, type LifecycleScenario } from '../../lifecycle-adapters/scenario-types.ts';
 
 /** Why `row` cannot be passed by any adapter, or `undefined` when it can. */
 export function unsatisfiableReason(row: LifecycleScenario): string | undefined {

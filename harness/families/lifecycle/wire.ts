@@ -3,7 +3,7 @@
 
 import type { JsonObject } from '../../protocol/json.ts';
 import type { InterceptCapabilities, InterceptEvent, InterceptRequest } from '../../protocol/messages.ts';
-import type { LifecycleStep, UploadStep } from './scenario-types.ts';
+import type { LifecycleStep, UploadStep } from '../../lifecycle-adapters/scenario-types.ts';
 import { sha256Hex } from '../../protocol/sha256-hex.ts';
 import { UNAUTHORIZED_UPLOAD_TOKEN_ENV } from '../../auth/constants.ts';
 

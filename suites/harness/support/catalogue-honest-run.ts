@@ -10,7 +10,7 @@ import type { Transport } from '../../../harness/config/define-config.ts';
 import { loadCatalogueScenarioFileSync } from '../../../harness/families/catalogue/load-catalogue-scenarios.ts';
 import { catalogueDiscoveryRequest, catalogueDiscoveryResponse } from '../../../harness/families/catalogue/reference-manifest.ts';
 import type { CatalogueScenario } from '../../../harness/families/catalogue/scenario-types.ts';
-import { CATALOGUE_SCENARIOS_FILE } from '../../../harness/generate/fixture-targets.ts';
+import { CATALOGUE_SCENARIOS_FILE } from '../../../harness/generate/fixture-target.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../../harness/protocol/canonical-interop.ts';
 import { cloneJson, type JsonObject } from '../../../harness/protocol/json.ts';
 import { PROJECT_ROOT, loadValidators } from '../../../harness/protocol/load-validators.ts';

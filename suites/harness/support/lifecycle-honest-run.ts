@@ -5,9 +5,9 @@
 // bindings) rather than reusing the verifier's reading of the rules, so the two check each other.
 
 import type { Transport } from '../../../harness/config/define-config.ts';
-import { deriveContentSources } from '../../../harness/families/lifecycle/content-sources.ts';
+import { deriveContentSources } from '../../../harness/lifecycle-adapters/content-sources.ts';
 import { observeNotificationFor, withBoundRefs } from '../../../harness/families/lifecycle/observe-message.ts';
-import type { ChainScenario, LifecycleScenario, RequestId, StepScenario } from '../../../harness/families/lifecycle/scenario-types.ts';
+import type { ChainScenario, LifecycleScenario, RequestId, StepScenario } from '../../../harness/lifecycle-adapters/scenario-types.ts';
 import { cloneJson, isJsonObject, type JsonObject } from '../../../harness/protocol/json.ts';
 
 export interface HonestRunOptions {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 
 import type { JsonObject } from '../../../harness/protocol/json.ts';
 import type { InterceptRequest, ObserveNotification } from '../../../harness/protocol/messages.ts';
-import type { ChainScenario, LifecycleScenarioFile, LifecycleStep, StepScenario, UploadStep } from '../../../harness/families/lifecycle/scenario-types.ts';
+import type { ChainScenario, LifecycleScenarioFile, LifecycleStep, StepScenario, UploadStep } from '../../../harness/lifecycle-adapters/scenario-types.ts';
 
 export function toolBeforeRequest(id: string, items?: JsonObject[]): InterceptRequest {
   return {

@@ -4,7 +4,7 @@
 
 import type { Transport } from '../../../harness/config/define-config.ts';
 import type { JsonObject } from '../../../harness/protocol/json.ts';
-import type { LifecycleVerification } from '../../../harness/families/lifecycle/verify/findings.ts';
+import type { LifecycleVerification } from '../../../harness/lifecycle-adapters/findings.ts';
 
 /** One run's evidence, free to be broken before it is verified. */
 export interface VerifierCase<Row> {

@@ -9,7 +9,7 @@ import { isJsonObject, jsonEqual, type JsonObject } from '../../../protocol/json
 import { jsonDiff } from '../../../protocol/json-diff.ts';
 import { describeValue } from '../../../protocol/json-text.ts';
 import type { ProtocolValidators } from '../../../protocol/validator-types.ts';
-import type { Findings } from '../../lifecycle/verify/findings.ts';
+import type { Findings } from '../../../lifecycle-adapters/findings.ts';
 import { CATALOGUE_LABEL, schemaErrorLabel } from './labels.ts';
 
 export type DiscoveryValidators = Pick<ProtocolValidators, 'capabilitiesRequest' | 'capabilitiesResponse'>;

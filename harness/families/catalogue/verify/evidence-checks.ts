@@ -10,7 +10,7 @@ import type { CatalogueScenario } from '../scenario-types.ts';
 import { isJsonObject, jsonEqual, type JsonObject } from '../../../protocol/json.ts';
 import { jsonDiff } from '../../../protocol/json-diff.ts';
 import type { ProtocolValidators } from '../../../protocol/validator-types.ts';
-import type { Findings } from '../../lifecycle/verify/findings.ts';
+import type { Findings } from '../../../lifecycle-adapters/findings.ts';
 import { alignmentGaps } from './entry-alignment.ts';
 import { CATALOGUE_LABEL, schemaErrorLabel } from './labels.ts';
 

@@ -7,8 +7,8 @@ import { expectedActual, type CatalogueScenario } from '../scenario-types.ts';
 import { isJsonObject, jsonEqual, type JsonObject } from '../../../protocol/json.ts';
 import { jsonDiff } from '../../../protocol/json-diff.ts';
 import { describeValue } from '../../../protocol/json-text.ts';
-import type { Findings } from '../../lifecycle/verify/findings.ts';
-import { readReportShape } from '../../lifecycle/verify/report-checks.ts';
+import type { Findings } from '../../../lifecycle-adapters/findings.ts';
+import { readReportShape } from '../../../lifecycle-adapters/report-shape.ts';
 import { CATALOGUE_LABEL, notPassedLabel, resultMismatchLabel } from './labels.ts';
 
 /**

@@ -10,9 +10,9 @@
 import type { Transport } from '../../../config/define-config.ts';
 import type { CatalogueScenario } from '../scenario-types.ts';
 import type { JsonObject } from '../../../protocol/json.ts';
-import { Findings, type LifecycleVerification } from '../../lifecycle/verify/findings.ts';
-import { clientExitLabel, clientExitProblem } from '../../lifecycle/verify/labels.ts';
-import { readReceiptLog } from '../../lifecycle/verify/receipt-log.ts';
+import { Findings, type LifecycleVerification } from '../../../lifecycle-adapters/findings.ts';
+import { clientExitLabel, clientExitProblem } from '../../../lifecycle-adapters/labels.ts';
+import { readReceiptLog } from '../../../lifecycle-adapters/receipt-log.ts';
 import { checkDiscovery, type DiscoveryValidators } from './discovery-checks.ts';
 import { checkEvidence, expectedEvidence, type EvidenceValidators } from './evidence-checks.ts';
 import { CATALOGUE_LABEL } from './labels.ts';

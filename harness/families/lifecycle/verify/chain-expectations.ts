@@ -5,9 +5,9 @@
 
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject } from '../../../protocol/json.ts';
 import type { PermissionState } from '../../../protocol/messages.ts';
-import type { ChainScenario } from '../scenario-types.ts';
+import type { ChainScenario } from '../../../lifecycle-adapters/scenario-types.ts';
 import { chainPermissionAfter, effectsOf, replyForCall } from '../simulate-chain.ts';
-import { eventOf } from './receipt-log.ts';
+import { eventOf } from '../../../lifecycle-adapters/receipt-log.ts';
 
 /** The request key chain rows script (the runner reads `requests.a` and `responseSequences.a`). */
 const CHAIN_KEY = 'a';

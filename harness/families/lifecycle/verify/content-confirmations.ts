@@ -9,9 +9,9 @@ import { isJsonObject, jsonEqual } from '../../../protocol/json.ts';
 import { describeValue } from '../../../protocol/json-text.ts';
 import type { ProtocolValidators } from '../../../protocol/validator-types.ts';
 import type { EntryOwners } from './entry-owners.ts';
-import type { Findings } from './findings.ts';
-import { LABEL } from './labels.ts';
-import { describeEntries, describeEntry, eventOf, type LogEntry } from './receipt-log.ts';
+import type { Findings } from '../../../lifecycle-adapters/findings.ts';
+import { LABEL } from '../../../lifecycle-adapters/labels.ts';
+import { describeEntries, describeEntry, eventOf, type LogEntry } from '../../../lifecycle-adapters/receipt-log.ts';
 
 export type DeliveryMethod = 'hooks/intercept' | 'hooks/observe';
 

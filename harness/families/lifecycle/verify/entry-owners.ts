@@ -2,8 +2,8 @@
 // ids and event ids are unique in a lifecycle file, stray frame ids belong to their emit step, and
 // client marks name their scenario. Upload entries carry no id: they are owned by position (§7.4).
 
-import type { LifecycleScenario } from '../scenario-types.ts';
-import { eventOf, idKey, type LogEntry } from './receipt-log.ts';
+import type { LifecycleScenario } from '../../../lifecycle-adapters/scenario-types.ts';
+import { eventOf, idKey, type LogEntry } from '../../../lifecycle-adapters/receipt-log.ts';
 
 export class EntryOwners {
   private readonly rowIds = new Set<string>();

@@ -5,11 +5,11 @@
 
 import { cloneJson, type JsonObject } from '../../../protocol/json.ts';
 import { observeNotificationFor, withBoundRefs } from '../observe-message.ts';
-import type { ContentSource, RequestId, StepScenario } from '../scenario-types.ts';
+import type { ContentSource, RequestId, StepScenario } from '../../../lifecycle-adapters/scenario-types.ts';
 import type { Confirmation, DeliveryMethod } from './content-confirmations.ts';
-import type { Findings } from './findings.ts';
-import { LABEL } from './labels.ts';
-import { bodyRefs, eventOf } from './receipt-log.ts';
+import type { Findings } from '../../../lifecycle-adapters/findings.ts';
+import { LABEL } from '../../../lifecycle-adapters/labels.ts';
+import { bodyRefs, eventOf } from '../../../lifecycle-adapters/receipt-log.ts';
 import type { RowPlan } from './row-plan.ts';
 import type { RefBytes, UploadOutcome } from './upload-checks.ts';
 

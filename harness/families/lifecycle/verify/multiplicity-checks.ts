@@ -6,9 +6,9 @@
 import { jsonEqual } from '../../../protocol/json.ts';
 import { jsonDiff } from '../../../protocol/json-diff.ts';
 import type { EntryOwners } from './entry-owners.ts';
-import type { Findings, LifecycleParty } from './findings.ts';
-import { LABEL, controlProofLabel, replyBeforeReceiptLabel } from './labels.ts';
-import { describeEntries, describeEntry, entriesOf, idKey, type LogEntry } from './receipt-log.ts';
+import type { Findings, LifecycleParty } from '../../../lifecycle-adapters/findings.ts';
+import { LABEL, controlProofLabel, replyBeforeReceiptLabel } from '../../../lifecycle-adapters/labels.ts';
+import { describeEntries, describeEntry, entriesOf, idKey, type LogEntry } from '../../../lifecycle-adapters/receipt-log.ts';
 import type { RowPlan } from './row-plan.ts';
 
 export function checkMultiplicity(plans: readonly RowPlan[], entries: readonly LogEntry[], owners: EntryOwners, findings: Findings): void {

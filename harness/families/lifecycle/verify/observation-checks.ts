@@ -8,9 +8,9 @@ import { jsonDiff } from '../../../protocol/json-diff.ts';
 import type { ProtocolValidators } from '../../../protocol/validator-types.ts';
 import type { EntryOwners } from './entry-owners.ts';
 import type { ExpectedDelivery } from './expected-deliveries.ts';
-import type { Findings } from './findings.ts';
-import { LABEL } from './labels.ts';
-import { describeEntries, describeEntry, eventOf, type LogEntry } from './receipt-log.ts';
+import type { Findings } from '../../../lifecycle-adapters/findings.ts';
+import { LABEL } from '../../../lifecycle-adapters/labels.ts';
+import { describeEntries, describeEntry, eventOf, type LogEntry } from '../../../lifecycle-adapters/receipt-log.ts';
 import type { RowPlan } from './row-plan.ts';
 
 /** The receipt an honest receiver records for an expected notification. */

@@ -5,9 +5,9 @@
 // pending; and the old reply of `late-old-while-next-pending` races the next pending request.
 
 import type { EntryOwners } from './entry-owners.ts';
-import type { Findings } from './findings.ts';
-import { LABEL } from './labels.ts';
-import { anyBefore, describeEntries, describeEntry, entriesOf, idKey, refsWithoutPriorUpload, type LogEntry } from './receipt-log.ts';
+import type { Findings } from '../../../lifecycle-adapters/findings.ts';
+import { LABEL } from '../../../lifecycle-adapters/labels.ts';
+import { anyBefore, describeEntries, describeEntry, entriesOf, idKey, refsWithoutPriorUpload, type LogEntry } from '../../../lifecycle-adapters/receipt-log.ts';
 import type { RowPlan } from './row-plan.ts';
 
 /** The row whose old reply must race its next pending request (§7.7 (31)). */

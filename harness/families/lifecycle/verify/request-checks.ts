@@ -7,9 +7,9 @@ import { jsonDiff } from '../../../protocol/json-diff.ts';
 import type { ProtocolValidators } from '../../../protocol/validator-types.ts';
 import type { EntryOwners } from './entry-owners.ts';
 import type { ExpectedDelivery } from './expected-deliveries.ts';
-import type { Findings } from './findings.ts';
-import { LABEL } from './labels.ts';
-import { describeEntry, idKey, refsWithoutPriorUpload, type LogEntry } from './receipt-log.ts';
+import type { Findings } from '../../../lifecycle-adapters/findings.ts';
+import { LABEL } from '../../../lifecycle-adapters/labels.ts';
+import { describeEntry, idKey, refsWithoutPriorUpload, type LogEntry } from '../../../lifecycle-adapters/receipt-log.ts';
 
 export function checkRequests(
   deliveries: readonly ExpectedDelivery[],

@@ -3,8 +3,8 @@
 // `emitted`, `discarded` — in the order the steps produce them.
 
 import type { JsonObject } from '../../../protocol/json.ts';
-import type { RequestId, StepScenario } from '../scenario-types.ts';
-import { idKey } from './receipt-log.ts';
+import type { RequestId, StepScenario } from '../../../lifecycle-adapters/scenario-types.ts';
+import { idKey } from '../../../lifecycle-adapters/receipt-log.ts';
 
 export interface SendPlan {
   stepIndex: number;

@@ -9,10 +9,10 @@
 // digest the client *declared* (Content-Length, AHP-Content-SHA256), which is what is compared.
 
 import { describeValue } from '../../../protocol/json-text.ts';
-import type { UploadStep } from '../scenario-types.ts';
-import type { Findings } from './findings.ts';
-import { LABEL } from './labels.ts';
-import { describeEntry, type LogEntry } from './receipt-log.ts';
+import type { UploadStep } from '../../../lifecycle-adapters/scenario-types.ts';
+import type { Findings } from '../../../lifecycle-adapters/findings.ts';
+import { LABEL } from '../../../lifecycle-adapters/labels.ts';
+import { describeEntry, type LogEntry } from '../../../lifecycle-adapters/receipt-log.ts';
 import type { RowPlan } from './row-plan.ts';
 
 /** What the receiver said a ref's bytes are, and the alias it was first bound for. */

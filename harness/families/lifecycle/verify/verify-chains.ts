@@ -11,12 +11,13 @@
 import { isJsonObject, jsonEqual, type JsonObject } from '../../../protocol/json.ts';
 import { jsonDiff } from '../../../protocol/json-diff.ts';
 import type { ProtocolValidators } from '../../../protocol/validator-types.ts';
-import type { ChainScenario } from '../scenario-types.ts';
+import type { ChainScenario } from '../../../lifecycle-adapters/scenario-types.ts';
 import { expectedChainRequests, explicitOmitForm, matchesChainWireForm } from './chain-expectations.ts';
-import type { Findings } from './findings.ts';
-import { LABEL } from './labels.ts';
-import { CHAIN_RESULT_LABELS, checkResults, type IndexedResult } from './report-checks.ts';
-import { describeEntries, describeEntry, eventOf, idKey, type LogEntry } from './receipt-log.ts';
+import type { Findings } from '../../../lifecycle-adapters/findings.ts';
+import { LABEL } from '../../../lifecycle-adapters/labels.ts';
+import { CHAIN_RESULT_LABELS, checkResults } from './report-checks.ts';
+import type { IndexedResult } from '../../../lifecycle-adapters/report-shape.ts';
+import { describeEntries, describeEntry, eventOf, idKey, type LogEntry } from '../../../lifecycle-adapters/receipt-log.ts';
 
 /** §6: an `observed` receipt has exactly these keys. */
 const OBSERVED_KEYS = ['event', 'eventId', 'kind', 'message'];

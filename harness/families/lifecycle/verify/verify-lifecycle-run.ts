@@ -15,13 +15,14 @@
 
 import type { Transport } from '../../../config/define-config.ts';
 import type { ProtocolValidators } from '../../../protocol/validator-types.ts';
-import { isChainScenario, type LifecycleScenario } from '../scenario-types.ts';
-import { Findings, type LifecycleVerification } from './findings.ts';
-import { clientExitLabel, clientExitProblem } from './labels.ts';
-import { readReceiptLog, type LogEntry } from './receipt-log.ts';
-import { readReportShape, type IndexedResult } from './report-checks.ts';
+import { isChainScenario, type LifecycleScenario } from '../../../lifecycle-adapters/scenario-types.ts';
+import { Findings, type LifecycleVerification } from '../../../lifecycle-adapters/findings.ts';
+import { clientExitLabel, clientExitProblem } from '../../../lifecycle-adapters/labels.ts';
+import { readReceiptLog, type LogEntry } from '../../../lifecycle-adapters/receipt-log.ts';
+import { readReportShape, type IndexedResult } from '../../../lifecycle-adapters/report-shape.ts';
 import { chainEntryKey, chainRowKeys, verifyChains } from './verify-chains.ts';
 import { verifyStepScripts } from './verify-step-scripts.ts';
+import type { ScriptVerifier } from '../../../lifecycle-adapters/runner.ts';
 
 export type LifecycleValidators = Pick<ProtocolValidators, 'interceptRequest' | 'observeNotification' | 'contentUploadReceipt'>;
 
@@ -84,4 +85,9 @@ export function verifyLifecycleRun(input: LifecycleVerifyInput): LifecycleVerifi
     findings,
   );
   return findings.verification();
+}
+
+/** The lifecycle verifier as the lifecycle-adapter runner's ScriptVerifier. */
+export function lifecycleVerifier(validators: LifecycleValidators): ScriptVerifier<LifecycleScenario> {
+  return (evidence) => verifyLifecycleRun({ ...evidence, validators });
 }

@@ -2,7 +2,7 @@
 // upload the fixture expects the receiver to confirm, so that an SDK may upload them itself. Pure:
 // derived from the rows alone, in first-seen order.
 
-import { sha256Hex } from '../../protocol/sha256-hex.ts';
+import { sha256Hex } from '../protocol/sha256-hex.ts';
 import type { ContentSource, LifecycleScenario, UploadStep } from './scenario-types.ts';
 
 /** The labels a broken fixture source fails with; the first two are the protocol runner's own words. */

@@ -6,10 +6,10 @@
 // fixtures/lifecycle-scenario-file.schema.json is the authority on what a file may contain; these
 // types describe what code may read after loading.
 
-import type { Transport } from '../../config/define-config.ts';
-import type { JsonObject } from '../../protocol/json.ts';
-import type { ContentUploadReceipt, InterceptRequest, ObserveNotification } from '../../protocol/messages.ts';
-import type { Decision } from '../../oracle/types.ts';
+import type { Transport } from '../config/define-config.ts';
+import type { JsonObject } from '../protocol/json.ts';
+import type { ContentUploadReceipt, InterceptRequest, ObserveNotification } from '../protocol/messages.ts';
+import type { Decision } from '../oracle/types.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Files and rows

@@ -11,10 +11,10 @@
 // before its upload, a published fail-open fallback (§13: unverifiable), accepting a response the
 // oracle rejects, a stray frame that a live request would consume.
 
-import { evaluate } from '../../oracle/evaluate.ts';
-import { cloneJson, isJsonObject, jsonEqual, type JsonObject } from '../../protocol/json.ts';
-import type { InterceptRequest } from '../../protocol/messages.ts';
-import type { ProtocolValidators } from '../../protocol/validator-types.ts';
+import { evaluate } from '../oracle/evaluate.ts';
+import { cloneJson, isJsonObject, jsonEqual, type JsonObject } from '../protocol/json.ts';
+import type { InterceptRequest } from '../protocol/messages.ts';
+import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import type {
   LifecycleExpected,
   LifecycleStep,

@@ -2,8 +2,8 @@
 // returned, so that failures can name `entries[<n>]` and order checks compare positions. Also the
 // small readers every check shares (JSON-RPC id keys, a message's event id and body references).
 
-import { isJsonObject, type JsonObject } from '../../../protocol/json.ts';
-import { describeValue } from '../../../protocol/json-text.ts';
+import { isJsonObject, type JsonObject } from '../protocol/json.ts';
+import { describeValue } from '../protocol/json-text.ts';
 
 export interface LogEntry {
   /** Position in the receipt log's `entries`. */

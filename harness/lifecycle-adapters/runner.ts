@@ -4,18 +4,17 @@
 
 import path from 'node:path';
 
-import type { ClientAuthSettings, ServerAuthSettings } from '../../auth/auth-settings.ts';
-import type { AuthMode } from '../../config/define-config.ts';
+import type { ClientAuthSettings, ServerAuthSettings } from '../auth/auth-settings.ts';
+import type { AuthMode } from '../config/define-config.ts';
 import type { LifecycleScenario } from './scenario-types.ts';
-import type { Transport } from '../../config/define-config.ts';
-import type { GroupRunResult, RowOutcome } from '../../setup/grouped-suite.ts';
-import { partyOfFailure } from '../core/verify/verify-run.ts';
-import type { Check, LifecycleVerification } from './verify/findings.ts';
-import { verifyLifecycleRun, type LifecycleValidators } from './verify/verify-lifecycle-run.ts';
+import type { Transport } from '../config/define-config.ts';
+import type { GroupRunResult, RowOutcome } from '../setup/grouped-suite.ts';
+import { partyOfFailure } from '../runs/verdicts.ts';
+import type { Check, LifecycleVerification } from './findings.ts';
 import { runLifecycleGroup, type LifecycleRunOutcome, type LifecycleSuite, type ScriptScenario } from './run.ts';
-import { keepLogs, pointAtKeptLogs } from '../../runs/keep-logs.ts';
-import { safeLabel } from '../../adapters/file-name-part.ts';
-import { notRunReason, type MatrixGroup } from '../../runs/plan.ts';
+import { keepLogs, pointAtKeptLogs } from '../runs/keep-logs.ts';
+import { safeLabel } from '../adapters/file-name-part.ts';
+import { notRunReason, type MatrixGroup } from '../runs/plan.ts';
 
 /** What a family's pure verifier is given (lifecycle, catalogue, sender isolation). */
 export interface ScriptEvidence<Row> {
@@ -28,11 +27,6 @@ export interface ScriptEvidence<Row> {
 }
 
 export type ScriptVerifier<Row> = (evidence: ScriptEvidence<Row>) => LifecycleVerification;
-
-/** The lifecycle verifier as a ScriptVerifier. */
-export function lifecycleVerifier(validators: LifecycleValidators): ScriptVerifier<LifecycleScenario> {
-  return (evidence) => verifyLifecycleRun({ ...evidence, validators });
-}
 
 export interface LifecycleRunnerOptions<Row extends ScriptScenario = LifecycleScenario> {
   suite: LifecycleSuite;

@@ -17,9 +17,9 @@
 //     receiver assigned to that alias, so an earlier upload step of the same row (expected 201) bound
 //     it. Only the row's own uploads count: a selection may run the row alone.
 
-import { jsonKey, type JsonValue } from '../../protocol/json.ts';
-import { indexPath, joinPath } from '../../scenarios/json-path.ts';
-import { bodyReferences, type RunnabilityProblem, type RunnabilityRule } from '../../scenarios/runnability.ts';
+import { jsonKey, type JsonValue } from '../protocol/json.ts';
+import { indexPath, joinPath } from '../scenarios/json-path.ts';
+import { bodyReferences, type RunnabilityProblem, type RunnabilityRule } from '../scenarios/runnability.ts';
 import { isChainScenario, type LifecycleScenarioFile, type StepScenario } from './scenario-types.ts';
 
 export const LIFECYCLE_RUNNABILITY_RULES = {

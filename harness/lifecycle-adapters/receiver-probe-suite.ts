@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 
-import type { Baseline } from '../../baseline/baseline.ts';
-import { finishTest } from '../../baseline/finish-test.ts';
+import type { Baseline } from '../baseline/baseline.ts';
+import { finishTest } from '../baseline/finish-test.ts';
 
-import { stopHttpServer, ServerStartError } from '../../adapters/http-server-pool.ts';
+import { stopHttpServer, ServerStartError } from '../adapters/http-server-pool.ts';
 import { startLifecycleServer } from './lifecycle-server.ts';
-import type { LoadedAdapter, ServerHandle } from '../../adapters/types.ts';
-import type { ClientAuthSettings, ServerAuthSettings } from '../../auth/auth-settings.ts';
-import type { AuthMode } from '../../config/define-config.ts';
-import type { ResolvedConfig } from '../../config/load-config.ts';
-import { CATALOGUE_RECEIVER_PROBES, runCatalogueReceiverProbes } from '../catalogue/catalogue-receiver-probes.ts';
-import type { CatalogueScenario } from '../catalogue/scenario-types.ts';
-import { RECEIVER_PROBES, runReceiverProbes } from './receiver-probes.ts';
-import type { LifecycleScenario } from './scenario-types.ts';
+import type { LoadedAdapter, ServerHandle } from '../adapters/types.ts';
+import type { ClientAuthSettings, ServerAuthSettings } from '../auth/auth-settings.ts';
+import type { AuthMode } from '../config/define-config.ts';
+import type { ResolvedConfig } from '../config/load-config.ts';
 
 /** What each receiver probe test records for the reporters. */
 export interface ReceiverProbeMeta {
@@ -38,24 +34,6 @@ export interface ReceiverProbeFamily<Name extends string = string> {
   suite: 'lifecycle' | 'catalogue';
   probes: ReadonlyArray<{ name: Name; label: string }>;
   run(server: ServerHandle, clientAuth: ClientAuthSettings): Promise<Record<Name, string | undefined>>;
-}
-
-/** LIFECYCLE-RULES §9: uploads and body references; the probe event comes from the first row's requests.a. */
-export function lifecycleReceiverProbes(rows: LifecycleScenario[]): ReceiverProbeFamily {
-  return {
-    suite: 'lifecycle',
-    probes: RECEIVER_PROBES,
-    run: (server, clientAuth) => runReceiverProbes({ endpoint: server.endpoint, uploadEndpoint: server.uploadEndpoint!, clientAuth, rows }),
-  };
-}
-
-/** The catalogue receiver's answer to what no client sends (catalogue-receiver-probes.ts). */
-export function catalogueReceiverProbes(rows: CatalogueScenario[]): ReceiverProbeFamily {
-  return {
-    suite: 'catalogue',
-    probes: CATALOGUE_RECEIVER_PROBES,
-    run: (server, clientAuth) => runCatalogueReceiverProbes({ endpoint: server.endpoint, controlEndpoint: server.controlEndpoint, clientAuth, rows }),
-  };
 }
 
 export interface ReceiverProbeSuiteOptions {

@@ -3,10 +3,10 @@
 // file that must name the upload endpoint. A start that differed between the two would let a probe
 // judge a server configured unlike the one the rows ran against.
 
-import { startHttpServer } from '../../adapters/http-server-pool.ts';
-import type { LoadedAdapter, ServerHandle } from '../../adapters/types.ts';
-import { UPLOAD_TOKEN } from '../../auth/constants.ts';
-import type { AuthMode } from '../../config/define-config.ts';
+import { startHttpServer } from '../adapters/http-server-pool.ts';
+import type { LoadedAdapter, ServerHandle } from '../adapters/types.ts';
+import { UPLOAD_TOKEN } from '../auth/constants.ts';
+import type { AuthMode } from '../config/define-config.ts';
 
 /** The lifecycle keys of a server config, over either transport. */
 export function lifecycleServerConfig(suite: string, schemaDir: string): Record<string, unknown> {

@@ -4,8 +4,8 @@
 // then the credential (only the independent upload token is authorized: 401 otherwise), then the
 // bytes are stored and confirmed (201). Only a 201 binds or rebinds an alias.
 
-import { UPLOAD_TOKEN_ENV } from '../../auth/constants.ts';
-import { sha256Hex } from '../../protocol/sha256-hex.ts';
+import { UPLOAD_TOKEN_ENV } from '../auth/constants.ts';
+import { sha256Hex } from '../protocol/sha256-hex.ts';
 import { uploadStepBytes } from './content-sources.ts';
 import type { UploadStep } from './scenario-types.ts';
 

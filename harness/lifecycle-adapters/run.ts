@@ -18,30 +18,36 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { boundedJsonRequest, RequestFailure } from '../../adapters/control-client.ts';
-import { stopHttpServer, ServerStartError } from '../../adapters/http-server-pool.ts';
+import { boundedJsonRequest, RequestFailure } from '../adapters/control-client.ts';
+import { stopHttpServer, ServerStartError } from '../adapters/http-server-pool.ts';
 import { lifecycleServerConfig, startLifecycleServer } from './lifecycle-server.ts';
-import type { LaunchedProcess, ProcessExit } from '../../adapters/launch.ts';
-import { readJsonFile, runClientProcess } from '../../runs/client-process.ts';
-import { writePrivateJson } from '../../adapters/private-json.ts';
-import type { LoadedAdapter, ServerHandle } from '../../adapters/types.ts';
-import { UNAUTHORIZED_UPLOAD_TOKEN, UNAUTHORIZED_UPLOAD_TOKEN_ENV, UPLOAD_TOKEN, UPLOAD_TOKEN_ENV } from '../../auth/constants.ts';
-import type { AuthMode, Transport } from '../../config/define-config.ts';
+import type { LaunchedProcess, ProcessExit } from '../adapters/launch.ts';
+import { readJsonFile, runClientProcess } from '../runs/client-process.ts';
+import { writePrivateJson } from '../adapters/private-json.ts';
+import type { LoadedAdapter, ServerHandle } from '../adapters/types.ts';
+import { UNAUTHORIZED_UPLOAD_TOKEN, UNAUTHORIZED_UPLOAD_TOKEN_ENV, UPLOAD_TOKEN, UPLOAD_TOKEN_ENV } from '../auth/constants.ts';
+import type { AuthMode, Transport } from '../config/define-config.ts';
 import { deriveContentSources } from './content-sources.ts';
-import type { CatalogueScenario } from '../catalogue/scenario-types.ts';
 import type { LifecycleScenario } from './scenario-types.ts';
-import { parseJsonText } from '../../protocol/json-text.ts';
-import { reapRegisteredProcesses } from '../../runs/registered-processes.ts';
-import type { RunFailure, RunStage } from '../../runs/types.ts';
-import { adapterFolderPart } from '../../adapters/file-name-part.ts';
-import { readLogTail } from '../../runs/log-tail.ts';
-import { secretsOfAuthSettings } from '../../runs/redact-secrets.ts';
-import { describeRunDeath } from '../../runs/run-death.ts';
+import { parseJsonText } from '../protocol/json-text.ts';
+import { reapRegisteredProcesses } from '../runs/registered-processes.ts';
+import { failureList, processOutcome } from '../runs/run-outcome.ts';
+import type { ClientProcessOutcome } from '../runs/types.ts';
+import { adapterFolderPart } from '../adapters/file-name-part.ts';
+import { readLogTail } from '../runs/log-tail.ts';
+import { secretsOfAuthSettings } from '../runs/redact-secrets.ts';
+import { describeRunDeath } from '../runs/run-death.ts';
 
 export type LifecycleSuite = 'lifecycle' | 'catalogue';
 
-/** A row of a family that runs through the lifecycle adapters. */
-export type ScriptScenario = LifecycleScenario | CatalogueScenario;
+/**
+ * A row of a family that runs through the lifecycle adapters: the client runs its `steps` (the
+ * lifecycle step scripts of scenario-types.ts, or another family's steps such as the catalogue's).
+ */
+export interface ScriptScenario {
+  id: string;
+  steps: readonly object[];
+}
 
 export interface LifecycleRunSpec {
   suite: LifecycleSuite;
@@ -76,19 +82,13 @@ export interface LifecycleRunOptions {
   controlTimeoutMs?: number;
 }
 
-export interface LifecycleRunOutcome {
+export interface LifecycleRunOutcome extends ClientProcessOutcome {
   /** The client's parsed report; undefined when missing or unparseable (a failure says why). */
   report: unknown;
   /** The receipt log `{entries}`: HTTP from the server, stdio from `report.receipts`; undefined when unavailable. */
   receipts: unknown;
   /** Whether the client process was started at all (not when the server failed to start, or the spawn failed). */
   clientStarted: boolean;
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  failures: RunFailure[];
-  logFiles: string[];
-  durationMs: number;
 }
 
 /** The client config's `upload` block (§2); `endpoint` is added over HTTP. */
@@ -115,22 +115,14 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
     clientLog: path.join(dir, 'client.log'),
     serverLog: path.join(dir, 'server.log'),
   };
-  const failures: RunFailure[] = [];
-  const fail = (stage: RunStage, kind: string, message: string, party?: RunFailure['party']): void => {
-    failures.push({ stage, kind, message: `${stage}: ${message}`, ...(party ? { party } : {}) });
-  };
+  const { failures, fail } = failureList();
   const who = `${spec.suite} client "${client.name}" against server "${server.name}" (${transport}/${spec.auth})`;
   const logFiles = [files.clientLog, files.serverLog];
   const outcome = (extra: Partial<LifecycleRunOutcome>): LifecycleRunOutcome => ({
     report: undefined,
     receipts: undefined,
     clientStarted: false,
-    exitCode: null,
-    signal: null,
-    timedOut: false,
-    failures,
-    logFiles,
-    durationMs: Date.now() - started,
+    ...processOutcome(started, failures, logFiles),
     ...extra,
   });
 
@@ -289,7 +281,7 @@ function writeScenarioFile(file: string, rows: ScriptScenario[], uploadEndpoint:
 
 function withUploadEndpoint(row: ScriptScenario, endpoint: string): ScriptScenario {
   const steps = (row.steps as Array<{ op: string; upload?: object }>).map((step) => (step.op === 'upload' && step.upload !== undefined ? { ...step, upload: { endpoint, ...step.upload } } : step));
-  return { ...row, steps } as ScriptScenario;
+  return { ...row, steps };
 }
 
 /**

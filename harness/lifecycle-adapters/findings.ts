@@ -2,7 +2,7 @@
 // that belongs to one scenario goes to that scenario's list; one that belongs to no single scenario
 // (the client's exit, a broken report or receipt log, an entry no row can own) is a run failure.
 
-import type { Party } from '../../core/verify/verify-run.ts';
+import type { Party } from '../runs/verdicts.ts';
 
 /** Who a lifecycle check charges: `client or server` when the evidence cannot tell them apart. */
 export type LifecycleParty = Exclude<Party, 'harness'>;
