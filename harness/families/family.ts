@@ -41,6 +41,8 @@ export const FAMILIES: readonly Family[] = [
   { name: 'catalogue', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS },
   // An adapter's lifecycle client is the sender, against a capture origin the harness owns.
   { name: 'isolation', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS },
+  // Each sender's host against each receiver (COMPACTION-RULES); the rows of a pair share one run.
+  { name: 'compaction', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS },
   // Raw-wire probes run one after another per server (receipts are diffed around each), each bounded
   // by its own request timeout; client probes by the run watchdog.
   { name: 'auth', matrix: false, shards: false, timeouts: { test: 60_000, hook: 120_000 } },

@@ -13,6 +13,7 @@ import type { ProtocolValidators } from '../protocol/validator-types.ts';
 import { serializeScenarioFile } from '../scenarios/load-scenarios.ts';
 import { NEGATIVE_TAGS, type ScenarioFile } from '../scenarios/types.ts';
 import { checkGeneratedFile } from './check-generated.ts';
+import { buildCompactionCases, checkCompactionCaseBuild, serializeCompactionCaseFile, summarizeCompactionCases } from '../families/compaction/generate.ts';
 import { CATALOGUE_COVERAGE } from '../families/catalogue/coverage.ts';
 import { buildCatalogueScenarios, checkCatalogueScenarioBuild, serializeCatalogueScenarioFile } from '../families/catalogue/generate.ts';
 import { buildCoreScenarios } from '../families/core/generate.ts';
@@ -40,6 +41,7 @@ export interface FixtureTarget {
 export const CORE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'scenarios.json');
 export const LIFECYCLE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'lifecycle-scenarios.json');
 export const CATALOGUE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'catalogue-scenarios.json');
+export const COMPACTION_CASES_FILE = path.join(projectRoot(), 'fixtures', 'compaction.json');
 
 /**
  * The semantic lint of the text about to be written (parsed back, so it sees exactly the file), one
@@ -114,6 +116,14 @@ export const FIXTURE_TARGETS: readonly FixtureTarget[] = [
       const file = withRequirements(buildCatalogueScenarios(validators), catalogueRowRequirements);
       const text = serializeCatalogueScenarioFile(file);
       return { text, problems: [...checkCatalogueScenarioBuild(file, validators), ...semanticProblems(text, CATALOGUE_SCENARIOS_FILE)], summary: summarizeCatalogue(file) };
+    },
+  },
+  {
+    name: 'compaction',
+    file: COMPACTION_CASES_FILE,
+    generate(validators) {
+      const file = buildCompactionCases();
+      return { text: serializeCompactionCaseFile(file), problems: checkCompactionCaseBuild(file, validators), summary: summarizeCompactionCases(file) };
     },
   },
 ];

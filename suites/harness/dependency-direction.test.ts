@@ -68,6 +68,7 @@ const KNOWN_CROSSINGS: ReadonlyArray<readonly [string, string]> = [
   ['generate/fixture-targets.ts', 'families/catalogue/generate.ts'],
   ['generate/fixture-targets.ts', 'families/catalogue/scenario-types.ts'],
   ['generate/fixture-targets.ts', 'families/core/generate.ts'],
+  ['generate/fixture-targets.ts', 'families/compaction/generate.ts'],
   ['baseline/configured-rows.ts', 'families/isolation/isolation-cases.ts'],
   ['baseline/configured-rows.ts', 'families/isolation/isolation-scenario.ts'],
   ['baseline/configured-rows.ts', 'families/lifecycle/load-lifecycle-scenarios.ts'],

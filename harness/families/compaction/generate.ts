@@ -5,6 +5,7 @@
 // rules fails `npm run fixtures` instead of passing a lying host.
 
 import { jsonEqual, type JsonObject } from '../../protocol/json.ts';
+import { lintCompactionCaseFile } from './load-compaction-cases.ts';
 import type { ProtocolValidators } from '../../protocol/validator-types.ts';
 import { canonicalRequest } from './canonical-request.ts';
 import { scopeOf, type CompactionCase, type CompactionCaseFile, type CompactionHook, type FailurePolicy, type ProbeRequest, type ReceiverAction } from './case-types.ts';
@@ -162,7 +163,7 @@ export function buildCompactionCases(): CompactionCaseFile {
 
 /** The generator's own checks: the simulator against the rules' printed figures, the probe requests against the schemas. */
 export function checkCompactionCaseBuild(file: CompactionCaseFile, validators: Pick<ProtocolValidators, 'interceptRequest'>): string[] {
-  const problems: string[] = [];
+  const problems: string[] = lintCompactionCaseFile(JSON.parse(serializeCompactionCaseFile(file))).map((p) => `format: ${p.path || '(file)'}: ${p.problem}`);
   for (const row of RULES_CASES) {
     const built = file.cases.find((c) => c.id === row.id);
     const simulated = built?.expected;
@@ -185,4 +186,16 @@ export function checkCompactionCaseBuild(file: CompactionCaseFile, validators: P
     if (validators.interceptRequest(probe.request).valid) problems.push(`${probe.id}: the request passes the intercept-request schema, but a receiver must reject it`);
   }
   return problems;
+}
+
+export function serializeCompactionCaseFile(file: CompactionCaseFile): string {
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
+
+/** `11 cases (8 of the rules, 3 ours): 38 exchanges over 42 scopes; 4 probe requests`. */
+export function summarizeCompactionCases(file: CompactionCaseFile): string {
+  const rules = file.cases.filter((c) => c.origin === 'rules').length;
+  const exchanges = file.cases.reduce((n, c) => n + c.expected.exchanges.length, 0);
+  const scopes = file.cases.reduce((n, c) => n + c.before.length + c.after.length, 0);
+  return `${file.cases.length} cases (${rules} of the rules, ${file.cases.length - rules} ours): ${exchanges} exchanges over ${scopes} scopes; ${file.probes.length} probe requests`;
 }
