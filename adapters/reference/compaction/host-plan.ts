@@ -2,7 +2,7 @@
 // expected outcome), the transport, where the HTTP receiver listens with each scope's credentials,
 // and the stdio receiver's command. A bad plan is refused naming the field and what was expected.
 
-import { isJsonObject } from '../../../harness/protocol/json.ts';
+import { isJsonObject, type JsonObject } from '../../../harness/protocol/json.ts';
 import type { FailurePolicy, HookSpec } from './runtime.ts';
 
 export interface HostCase {
@@ -27,12 +27,20 @@ export class PlanError extends Error {
 
 const POLICIES: readonly FailurePolicy[] = ['fail-open', 'fail-closed'];
 
-export function parseHostPlan(value: unknown, where = 'host plan (stdin)'): HostPlan {
-  const fail = (field: string, expectation: string): never => {
+export type PlanFail = (field: string, expectation: string) => never;
+
+/** The plan object with a valid `transport`, and how to refuse one of its fields (the host's and the probe's). */
+export function planWithTransport(value: unknown, where: string): { plan: JsonObject & { transport: 'http' | 'stdio' }; fail: PlanFail } {
+  const fail: PlanFail = (field, expectation) => {
     throw new PlanError(`${where}: ${field}: expected ${expectation}`);
   };
   if (!isJsonObject(value)) return fail('(plan)', 'a JSON object');
   if (value.transport !== 'http' && value.transport !== 'stdio') fail('transport', '"http" or "stdio"');
+  return { plan: value as JsonObject & { transport: 'http' | 'stdio' }, fail };
+}
+
+export function parseHostPlan(input: unknown, where = 'host plan (stdin)'): HostPlan {
+  const { plan: value, fail } = planWithTransport(input, where);
   if (!Array.isArray(value.cases)) fail('cases', 'a list of cases');
   const cases = (value.cases as unknown[]).map((row, index): HostCase => {
     const at = `cases[${index}]`;
@@ -68,5 +76,5 @@ export function parseHostPlan(value: unknown, where = 'host plan (stdin)'): Host
     if (!Array.isArray(command) || command.length === 0 || !command.every((part) => typeof part === 'string')) fail('receiverCommand', 'a non-empty list of strings (the receiver argv)');
     receiverCommand = command as string[];
   }
-  return { cases, schema: value.schema as string | undefined, transport: value.transport as 'http' | 'stdio', endpoint, tokens, receiverCommand };
+  return { cases, schema: value.schema as string | undefined, transport: value.transport, endpoint, tokens, receiverCommand };
 }

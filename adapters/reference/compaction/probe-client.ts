@@ -5,9 +5,9 @@
 // command (plus one trailing `stdio`) once, writes every request, closes stdin, requires exit 0 and
 // reads every stdout line.
 
-import { isJsonObject, type JsonValue } from '../../../harness/protocol/json.ts';
+import type { JsonValue } from '../../../harness/protocol/json.ts';
 import { postJson } from './http-exchange.ts';
-import { PlanError } from './host-plan.ts';
+import { planWithTransport } from './host-plan.ts';
 import { stdioSession } from './stdio-exchange.ts';
 
 export const PROBE_HTTP_TIMEOUT_MS = 20_000;
@@ -21,12 +21,8 @@ export interface ProbePlan {
   command: string[] | undefined;
 }
 
-export function parseProbePlan(value: unknown, where = 'probe plan (stdin)'): ProbePlan {
-  const fail = (field: string, expectation: string): never => {
-    throw new PlanError(`${where}: ${field}: expected ${expectation}`);
-  };
-  if (!isJsonObject(value)) return fail('(plan)', 'a JSON object');
-  if (value.transport !== 'http' && value.transport !== 'stdio') fail('transport', '"http" or "stdio"');
+export function parseProbePlan(input: unknown, where = 'probe plan (stdin)'): ProbePlan {
+  const { plan: value, fail } = planWithTransport(input, where);
   if (!Array.isArray(value.requests)) fail('requests', 'a list of requests');
   if (value.transport === 'http') {
     if (typeof value.endpoint !== 'string' || !/^https?:\/\//.test(value.endpoint)) fail('endpoint', 'the full intercept URL (http://…)');
@@ -35,7 +31,7 @@ export function parseProbePlan(value: unknown, where = 'probe plan (stdin)'): Pr
     fail('command', 'a non-empty list of strings (the receiver argv)');
   }
   return {
-    transport: value.transport as 'http' | 'stdio',
+    transport: value.transport,
     requests: value.requests as JsonValue[],
     endpoint: value.endpoint as string | undefined,
     token: value.token as string | undefined,
