@@ -4,6 +4,8 @@ import { CATALOGUE_RECEIVER_PROBES } from '../families/catalogue/catalogue-recei
 import { loadCatalogueScenarioFile } from '../families/catalogue/load-catalogue-scenarios.ts';
 import type { LoadedAdapter } from '../adapters/types.ts';
 import type { ResolvedConfig } from '../config/load-config.ts';
+import { compactionCaseFile } from '../families/compaction/compaction-file.ts';
+import { planCompactionPairs } from '../families/compaction/compaction-pairs.ts';
 import { planIsolationCases } from '../families/isolation/isolation-cases.ts';
 import { ISOLATION_ROW_ID } from '../families/isolation/isolation-scenario.ts';
 import { loadLifecycleScenarioFile } from '../families/lifecycle/load-lifecycle-scenarios.ts';
@@ -14,7 +16,7 @@ import type { BaselineRow } from './baseline.ts';
 
 /**
  * Every test row the configuration defines, over every family a baseline can name (core, lifecycle
- * with its receiver probes, catalogue, isolation, auth), so an entry that names none of them is an
+ * with its receiver probes, catalogue, isolation, compaction, auth), so an entry that names none of them is an
  * error in any project.
  */
 export async function configuredRows(config: ResolvedConfig): Promise<BaselineRow[]> {
@@ -41,6 +43,11 @@ export async function configuredRows(config: ResolvedConfig): Promise<BaselineRo
     const ids = (await loadCatalogueScenarioFile(config.scenarios.catalogue)).scenarios.map((s) => s.id);
     for (const group of planMatrix(config, adapters, needsLifecycleCommands)) for (const id of ids) rows.push({ project: 'catalogue', group: group.label, id });
     rows.push(...probeRows(config, adapters.values(), 'catalogue', CATALOGUE_RECEIVER_PROBES));
+  }
+  {
+    const file = compactionCaseFile(config);
+    const ids = [...file.cases, ...file.probes].map((row) => row.id);
+    for (const group of planCompactionPairs(adapters, config.transports, config.pairings ?? undefined)) for (const id of ids) rows.push({ project: 'compaction', group: group.label, id });
   }
   // The isolation grid is fixed (it does not follow the config's transports and modes).
   for (const group of planIsolationCases(adapters.values())) rows.push({ project: 'isolation', group: group.label, id: ISOLATION_ROW_ID });

@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { buildCompactionCases } from '../../harness/families/compaction/generate.ts';
 import { lintCompactionCaseFile, parseCompactionCaseFile } from '../../harness/families/compaction/load-compaction-cases.ts';
 import { SimulationError, simulateCompaction } from '../../harness/families/compaction/simulate.ts';
+import { pairVerdicts } from '../../harness/families/compaction/pair-verdicts.ts';
 import { hostCaseRows, subscriptionConfig } from '../../harness/families/compaction/subscriptions.ts';
 import { canonicalEffect, inlineText, InlineTextError, textParts } from '../../harness/families/compaction/text-parts.ts';
 
@@ -95,5 +96,28 @@ describe('the case file format', () => {
     const file = good();
     (file.probes[0] as unknown as Record<string, unknown>).expected = { errorCode: -32600, receipt: false };
     expect(() => parseCompactionCaseFile(JSON.stringify(file), 'my-cases.json')).toThrow(/my-cases\.json.*probes\[0\]\.expected\.errorCode.*-32602/s);
+  });
+});
+
+describe('pair verdicts', () => {
+  const file = buildCompactionCases();
+  test('a case passes only without checks of its own or the pair’s; a host fault spares the probe; secrets never reach a reason', () => {
+    const token = 'pair-secret-token-abcdef';
+    const { rows } = pairVerdicts({
+      cases: file.cases.slice(0, 2),
+      probes: file.probes.slice(0, 1),
+      hostRun: [{ label: 'host', party: 'sender', message: `host: died holding ${token}` }],
+      secrets: [token],
+      notes: [],
+    });
+    const chain = rows.get('chain')!;
+    expect(chain.verdict).toBe('failed');
+    expect(chain.reason).toBe('[host] sender: host: died holding [redacted secret]');
+    expect(rows.get('supplied')!.verdict).toBe('failed');
+    expect(rows.get(file.probes[0]!.id)!.verdict).toBe('passed');
+  });
+  test('a fault of the receiver start reaches every row', () => {
+    const { rows } = pairVerdicts({ cases: file.cases.slice(0, 1), probes: file.probes.slice(0, 1), every: [{ label: 'receiver startup timeout', party: 'receiver', message: 'receiver startup timeout' }], secrets: [], notes: [] });
+    expect([...rows.values()].map((row) => row.verdict)).toEqual(['failed', 'failed']);
   });
 });

@@ -69,6 +69,8 @@ const KNOWN_CROSSINGS: ReadonlyArray<readonly [string, string]> = [
   ['generate/fixture-targets.ts', 'families/catalogue/scenario-types.ts'],
   ['generate/fixture-targets.ts', 'families/core/generate.ts'],
   ['generate/fixture-targets.ts', 'families/compaction/generate.ts'],
+  ['baseline/configured-rows.ts', 'families/compaction/compaction-file.ts'],
+  ['baseline/configured-rows.ts', 'families/compaction/compaction-pairs.ts'],
   ['baseline/configured-rows.ts', 'families/isolation/isolation-cases.ts'],
   ['baseline/configured-rows.ts', 'families/isolation/isolation-scenario.ts'],
   ['baseline/configured-rows.ts', 'families/lifecycle/load-lifecycle-scenarios.ts'],

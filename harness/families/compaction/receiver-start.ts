@@ -13,7 +13,10 @@ import { LABEL, type CompactionCheck } from './verify/labels.ts';
 export const RECEIVER_READY_MS = 45_000;
 export const RECEIVER_GRACE_MS = 5_000;
 
-export type ReceiverStart = { ok: true; endpoint: string; process: LaunchedProcess; logFile: string } | { ok: false; check: CompactionCheck; logFile: string };
+export type ReceiverStart =
+  | { ok: true; endpoint: string; process: LaunchedProcess; logFile: string }
+  /** `pids`: the receiver and its supervisor, already reaped (none when it could not be spawned). */
+  | { ok: false; check: CompactionCheck; logFile: string; pids: number[] };
 
 export async function startHttpReceiver(spec: { argv: string[]; cwd: string; env: Record<string, string>; workDir: string; secrets: readonly string[]; readyMs?: number }): Promise<ReceiverStart> {
   const logFile = path.join(spec.workDir, 'receiver.log');
@@ -22,12 +25,14 @@ export async function startHttpReceiver(spec: { argv: string[]; cwd: string; env
     receiver = await launch({ command: [...spec.argv, 'server'], cwd: spec.cwd, env: spec.env, passStdout: true, stderrFile: logFile, graceMs: RECEIVER_GRACE_MS });
   } catch (error) {
     if (!(error instanceof SpawnError)) throw error;
-    return { ok: false, logFile, check: { label: LABEL.startupFailed, party: 'receiver', message: `${LABEL.startupFailed}: ${error.message}` } };
+    return { ok: false, logFile, pids: [], check: { label: LABEL.startupFailed, party: 'receiver', message: `${LABEL.startupFailed}: ${error.message}` } };
   }
   const line = await readEndpointLine(receiver.stdout!, { timeoutMs: spec.readyMs ?? RECEIVER_READY_MS, stderrFile: logFile, tailBytes: 1500 });
   if (line.ok) return { ok: true, endpoint: line.endpoint.replace(/\/+$/, ''), process: receiver, logFile };
   await receiver.stop(RECEIVER_GRACE_MS);
-  if (line.kind === 'timeout') return { ok: false, logFile, check: { label: LABEL.startupTimeout, party: 'receiver', message: `${LABEL.startupTimeout}: ${line.detail}` } };
+  await receiver.exited;
+  const pids = [receiver.pid, receiver.supervisorPid];
+  if (line.kind === 'timeout') return { ok: false, logFile, pids, check: { label: LABEL.startupTimeout, party: 'receiver', message: `${LABEL.startupTimeout}: ${line.detail}` } };
   // eof: the detail is the stderr tail the rules quote; invalid: what the first line was instead
-  return { ok: false, logFile, check: { label: LABEL.startupFailed, party: 'receiver', message: `${LABEL.startupFailed}: ${redactSecrets(line.detail, spec.secrets)}` } };
+  return { ok: false, logFile, pids, check: { label: LABEL.startupFailed, party: 'receiver', message: `${LABEL.startupFailed}: ${redactSecrets(line.detail, spec.secrets)}` } };
 }
