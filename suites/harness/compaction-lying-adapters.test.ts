@@ -5,13 +5,14 @@
 // must leave alone where there is one, so each fake is shown to fail exactly its cases, with the
 // label and the party, and nothing else. Afterwards no process of the run is left and no run dir.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { LABEL } from '../../harness/families/compaction/verify/labels.ts';
-import { fixtureAdapter, referenceAdapter, removeChildRun } from './support/child-vitest-run.ts';
+import { fixtureAdapter, PROJECT_ROOT, referenceAdapter, removeChildRun } from './support/child-vitest-run.ts';
 import { completeChildRun, type CompletedRun } from './support/completed-child-run.ts';
 import { groupRows } from './support/vitest-json-report.ts';
 
@@ -48,10 +49,29 @@ const LIES: Record<string, Lie> = {
   'stdio-receiver-second-line': { side: 'receiver', transport: 'stdio', rows: { 'before-closed': receiver(LABEL.stdioExtraOutput) } },
 };
 
+// The reference adapter with one key of its adapter.json removed (and no conventional file to fall back on).
+const manifests = mkdtempSync(path.join(os.tmpdir(), 'ahp-compaction-manifests-'));
+function referenceWithout(key: string, name: string): { name: string; cwd: string; adapterFile: string } {
+  const manifest = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'adapters', 'reference', 'interop', 'adapter.json'), 'utf8')) as Record<string, unknown>;
+  delete manifest[key];
+  const adapterFile = path.join(manifests, `${name}.json`);
+  writeFileSync(adapterFile, JSON.stringify(manifest));
+  return { ...referenceAdapter(name), adapterFile };
+}
+/** A sender with no transport adapter: its probe rows fail saying so, its cases still run. */
+const NO_PROBE = 'no-compaction-client';
+/** An adapter with no wire adapter: its pairs are unsupported, nothing starts. */
+const NO_WIRE = 'no-compaction-wire';
+const EXTRA: Record<string, Lie> = {
+  [NO_PROBE]: { side: 'sender', transport: 'http', rows: { 'probe:scalar-instructions': sender(LABEL.unsupportedProbe), chain: 'passes' } },
+};
+
 const AUTH = { http: 'bearer', stdio: 'none' } as const;
 const groupOf = (fake: string, lie: Lie) => (lie.side === 'sender' ? `${fake}→reference` : `reference→${fake}`) + ` ${lie.transport}/${AUTH[lie.transport]}`;
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const SELECTION = `(?:^| )(?:${Object.entries(LIES)
+const ALL: Record<string, Lie> = { ...LIES, ...EXTRA };
+const UNSUPPORTED_GROUP = `${NO_WIRE}→reference http/bearer`;
+const SELECTION = `(?:^| )(?:${escape(UNSUPPORTED_GROUP)} chain|${Object.entries(ALL)
   .flatMap(([fake, lie]) => Object.keys(lie.rows).map((row) => `${escape(groupOf(fake, lie))} ${escape(row)}`))
   .join('|')})$`;
 
@@ -64,8 +84,11 @@ beforeAll(async () => {
       name: 'compaction-fakes',
       project: 'compaction',
       config: {
-        adapters: [referenceAdapter(), ...Object.keys(LIES).map((fake) => fixtureAdapter(`compaction-fakes/${fake}`, fake))],
-        pairings: Object.entries(LIES).map(([fake, lie]) => (lie.side === 'sender' ? { server: 'reference', client: fake } : { server: fake, client: 'reference' })),
+        adapters: [referenceAdapter(), ...Object.keys(LIES).map((fake) => fixtureAdapter(`compaction-fakes/${fake}`, fake)), referenceWithout('compaction', NO_PROBE), referenceWithout('compactionWire', NO_WIRE)],
+        pairings: [
+          ...Object.entries(ALL).map(([fake, lie]) => (lie.side === 'sender' ? { server: 'reference', client: fake } : { server: fake, client: 'reference' })),
+          { server: 'reference', client: NO_WIRE },
+        ],
         transports: ['http', 'stdio'],
         watchdogs: { startupMs: 20_000, runMs: 60_000 },
       },
@@ -78,6 +101,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   if (run.dirs) removeChildRun(run.dirs);
+  rmSync(manifests, { recursive: true, force: true });
 });
 
 /** Processes whose argv names the child's temp folder (every receiver's store and config live there). */
@@ -99,13 +123,20 @@ describe('lying compaction adapters (one compaction run over only the rows each 
     expect(run.timedOut, run.output.slice(-4000)).toBe(false);
     expect(run.exitCode, run.output.slice(-4000)).toBe(1);
     const ran = run.rows.filter((row) => row.status !== 'skipped').map((row) => `${row.ancestorTitles.at(-1)} ${row.title}`);
-    expect(new Set(ran)).toEqual(new Set(Object.entries(LIES).flatMap(([fake, lie]) => Object.keys(lie.rows).map((row) => `${groupOf(fake, lie)} ${row}`))));
+    expect(new Set(ran)).toEqual(new Set(Object.entries(ALL).flatMap(([fake, lie]) => Object.keys(lie.rows).map((row) => `${groupOf(fake, lie)} ${row}`))));
     expect(processesUnder(run.tmpDir)).toEqual([]);
     expect(run.leftover).toEqual([]);
   });
 
-  test.for(Object.keys(LIES))('%s fails exactly its rows, each with its label and party', (fake) => {
-    const lie = LIES[fake]!;
+  test('a pair whose sender has no compactionWire is unsupported: skipped with the reason, never run', () => {
+    const rows = groupRows(run.rows, UNSUPPORTED_GROUP);
+    const chain = rows.find((row) => row.title === 'chain');
+    expect(chain?.status, run.output.slice(-2000)).toBe('skipped');
+    expect(chain?.meta?.ahpMatrix?.skipReason).toMatch(/^unsupported: adapter "no-compaction-wire" declares no "compactionWire" command/);
+  });
+
+  test.for(Object.keys(ALL))('%s fails exactly its rows, each with its label and party', (fake) => {
+    const lie = ALL[fake]!;
     const group = groupOf(fake, lie);
     const rows = groupRows(run.rows, group);
     for (const [id, wanted] of Object.entries(lie.rows)) {

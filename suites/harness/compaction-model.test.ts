@@ -8,6 +8,7 @@ import { buildCompactionCases } from '../../harness/families/compaction/generate
 import { lintCompactionCaseFile, parseCompactionCaseFile } from '../../harness/families/compaction/load-compaction-cases.ts';
 import { SimulationError, simulateCompaction } from '../../harness/families/compaction/simulate.ts';
 import { pairVerdicts } from '../../harness/families/compaction/pair-verdicts.ts';
+import { probePlan } from '../../harness/families/compaction/run.ts';
 import { hostCaseRows, subscriptionConfig } from '../../harness/families/compaction/subscriptions.ts';
 import { canonicalEffect, inlineText, InlineTextError, textParts } from '../../harness/families/compaction/text-parts.ts';
 
@@ -119,5 +120,18 @@ describe('pair verdicts', () => {
   test('a fault of the receiver start reaches every row', () => {
     const { rows } = pairVerdicts({ cases: file.cases.slice(0, 1), probes: file.probes.slice(0, 1), every: [{ label: 'receiver startup timeout', party: 'receiver', message: 'receiver startup timeout' }], secrets: [], notes: [] });
     expect([...rows.values()].map((row) => row.verdict)).toEqual(['failed', 'failed']);
+  });
+});
+
+describe('COMPACTION-RULES §13 "Probe": the probe client plan', () => {
+  test('the intercept URL, the scope token, the stdio command, and no subscriptionId anywhere', () => {
+    const file = buildCompactionCases();
+    const credentials = { 'chain-before-0': { token: 'tok-chain', uploadToken: 'up-chain' } };
+    const plan = probePlan('http', file.probes, 'http://unused', credentials, ['wire', '/s', '/store', '/c.json']);
+    expect(plan.endpoint).toBe('http://unused/hooks/intercept');
+    expect(plan.token).toBe('tok-chain');
+    expect(plan.command).toEqual(['wire', '/s', '/store', '/c.json', 'stdio', 'chain-before-0']);
+    expect(plan.requests).toHaveLength(4);
+    expect(JSON.stringify(plan)).not.toContain('subscriptionId');
   });
 });

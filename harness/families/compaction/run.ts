@@ -161,18 +161,11 @@ async function runHost(group: MatrixGroup, command: FamilyCommand, inputs: Proce
 
 async function runProbe(command: FamilyCommand, inputs: ProcessInputs & { transport: MatrixGroup['transport']; probes: ProbeRequest[]; logs: string[] }): Promise<ProbeClientOutcome> {
   const { files } = inputs;
-  const scope = inputs.probes[0]!.subscription;
   const planFile = path.join(files.workDir, 'probe-plan.json');
   const logFile = path.join(files.workDir, 'probe.log');
   const stdoutFile = path.join(files.workDir, 'probe-out.json');
   inputs.logs.push(logFile);
-  writePrivateJson(planFile, {
-    transport: inputs.transport,
-    requests: inputs.probes.map((p) => p.request),
-    endpoint: `${inputs.endpoint}/hooks/intercept`,
-    token: files.credentials[scope]!.token,
-    command: [...inputs.receiverCommand, 'stdio', scope],
-  });
+  writePrivateJson(planFile, probePlan(inputs.transport, inputs.probes, inputs.endpoint, files.credentials, inputs.receiverCommand));
   const run = await runClientProcess({ command: [...command.argv, 'client'], cwd: command.cwd, env: inputs.env, logFile, stdoutFile, stdinFile: planFile, runMs: inputs.options.timeouts?.probeMs ?? PROBE_RUN_MS, graceMs: CLIENT_GRACE_MS });
   rmSync(planFile, { force: true });
   const negative = (detail: string): ProbeClientOutcome => ({ ok: false, check: { label: LABEL.negativeSender, party: 'either', message: `${LABEL.negativeSender}: ${detail}` } });
@@ -182,6 +175,24 @@ async function runProbe(command: FamilyCommand, inputs: ProcessInputs & { transp
   const parsed = parseJsonText(existsSync(stdoutFile) ? readFileSync(stdoutFile, 'utf8') : '');
   if (!parsed.ok) return negative(`its stdout is not JSON ${parsed.where}`);
   return { ok: true, replies: parsed.value };
+}
+
+/**
+ * The probe client's plan (COMPACTION-RULES §9): the requests unchanged, the receiver's intercept URL
+ * as the client posts to it verbatim, the token of the scope they are sent under, and the stdio
+ * receiver command for that scope (the client appends one more `stdio`).
+ */
+export function probePlan(
+  transport: MatrixGroup['transport'],
+  probes: readonly ProbeRequest[],
+  endpoint: string,
+  credentials: PairFiles['credentials'],
+  receiverCommand: readonly string[],
+): { transport: string; requests: unknown[]; endpoint: string; token: string; command: string[] } {
+  const scope = probes[0]!.subscription;
+  const credential = credentials[scope];
+  if (!credential) throw new Error(`harness bug: the probe's scope ${scope} has no credential`);
+  return { transport, requests: probes.map((p) => p.request), endpoint: `${endpoint}/hooks/intercept`, token: credential.token, command: [...receiverCommand, 'stdio', scope] };
 }
 
 /** Copies the logs that exist under `dir`, every secret of the pair redacted (kept logs outlive the run). */
