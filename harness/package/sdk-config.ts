@@ -59,10 +59,12 @@ export function zeroConfig(cwd: string, sdk: SdkAdapter): UserConfig {
   };
 }
 
-/** The suites an adapter.json has the commands for: lifecycle, catalogue and isolation need the lifecycle pair. */
+/** The suites an adapter.json has the commands for: lifecycle, catalogue and isolation need the lifecycle pair, compaction its `compactionWire`. */
 export function suitesFor(manifest: AdapterManifest): Suite[] {
   const lifecycle = manifest.lifecycleServer !== undefined && manifest.lifecycleClient !== undefined;
-  return lifecycle ? ['core', 'lifecycle', 'catalogue', 'isolation', 'auth'] : ['core', 'auth'];
+  // The compaction wire matrix needs the wire adapter; a declared key is what says the SDK has one.
+  const compaction: Suite[] = manifest.compactionWire !== undefined ? ['compaction'] : [];
+  return lifecycle ? ['core', 'lifecycle', 'catalogue', 'isolation', ...compaction, 'auth'] : ['core', ...compaction, 'auth'];
 }
 
 /** `config` with the run's flags applied; `cwd` anchors the flags' paths. */
