@@ -8,6 +8,7 @@ export default defineConfig({
     core: 'fixtures/scenarios.json',
     lifecycle: 'fixtures/lifecycle-scenarios.json',
     catalogue: 'fixtures/catalogue-scenarios.json',
+    compaction: 'fixtures/compaction.json',
   },
   adapters: [{ name: 'reference', cwd: 'adapters/reference' }],
   transports: ['http', 'stdio'],

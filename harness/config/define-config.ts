@@ -31,7 +31,7 @@ export interface Watchdogs {
 export interface UserConfig {
   /** Directory of draft JSON Schemas laid out like the canonical `schema/draft`. */
   schemas?: string;
-  /** Scenario files by suite, e.g. `{ core: 'fixtures/scenarios.json' }`. */
+  /** Scenario files by suite, e.g. `{ core: 'fixtures/scenarios.json', compaction: 'fixtures/compaction.json' }` (compaction left out: ours). */
   scenarios?: Record<string, string>;
   adapters?: AdapterEntry[];
   transports?: Transport[];

@@ -130,6 +130,7 @@ export async function resolveConfig(raw: unknown, file: string, env: NodeJS.Proc
     scenarios.core = path.join(projectRoot(), 'fixtures', 'scenarios.json');
     scenarios.lifecycle = path.join(projectRoot(), 'fixtures', 'lifecycle-scenarios.json');
     scenarios.catalogue = path.join(projectRoot(), 'fixtures', 'catalogue-scenarios.json');
+    scenarios.compaction = path.join(projectRoot(), 'fixtures', 'compaction.json');
   } else {
     const entries = v.object(config.scenarios, 'scenarios', "an object mapping suite names to scenario files, e.g. { core: 'fixtures/scenarios.json' }");
     for (const [suite, value] of Object.entries(entries)) {

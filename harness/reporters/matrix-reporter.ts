@@ -194,7 +194,8 @@ export default class MatrixReporter implements Reporter {
     for (const group of groups) group.status = groupStatus(group);
     mkdirSync(dir, { recursive: true });
     const shape = FAMILIES.find((family) => family.name === project)?.reportShape ?? 'lifecycle';
-    const json = shape === 'core' ? coreJson(groups) : shape === 'isolation' ? isolationJson(groups) : familyJson(project, groups, probes);
+    const json =
+      shape === 'core' ? coreJson(groups) : shape === 'isolation' ? isolationJson(groups) : shape === 'compaction' ? compactionJson(groups) : familyJson(project, groups, probes);
     writeAtomically(path.join(dir, `${project}.json`), `${JSON.stringify(json, null, 2)}\n`);
     const markdown = renderMarkdown(project, groups, probes);
     writeAtomically(path.join(dir, `${project}-matrix.md`), markdown);
@@ -238,6 +239,40 @@ function isolationJson(groups: GroupReport[]): unknown {
     },
     results,
   };
+}
+
+/**
+ * The compaction wire runner's report (COMPACTION-RULES §11), one row per pair that ran: a pass
+ * counts its cases, the exchanges they made and the receiver rejections the probe saw; a failure
+ * carries its first failing row's reason. Our rows add the auth mode, the label list and every row's
+ * verdict. A pair planned unsupported is listed as such with its reason, never as a pass.
+ */
+function compactionJson(groups: GroupReport[]): unknown {
+  const results = groups.map((group) => {
+    const ran = group.results.filter((row) => row.status !== 'skipped');
+    const base = { sender: group.client, receiver: group.server, transport: group.transport, auth: group.auth };
+    const rows = group.results.map(({ id, status, errors, category }) => ({ id, status, ...(category ? { category } : {}), errors }));
+    if (ran.length === 0) return { ...base, status: group.status, reason: group.results[0]?.skipReason ?? 'no row ran', rows };
+    const failed = ran.find((row) => row.status === 'failed');
+    if (failed) return { ...base, status: 'failed', error: `${failed.id}: ${failed.reason ?? failed.errors.join(', ')}`, errors: group.errors, rows };
+    const cases = ran.filter((row) => row.category !== 'probe');
+    const exchanges = cases.reduce((sum, row) => sum + exchangeCount(row.expected), 0);
+    return { ...base, status: 'passed', scenarios: cases.length, canonicalExchanges: exchanges, receiverRejections: ran.length - cases.length, rows };
+  });
+  const ran = results.filter((row) => row.status === 'passed' || row.status === 'failed');
+  return {
+    canonicalMethod: 'hooks/intercept',
+    content: 'canonical inline text-part arrays; no attachment upload',
+    offline: true,
+    results,
+    passed: ran.filter((row) => row.status === 'passed').length,
+    total: ran.length,
+  };
+}
+
+function exchangeCount(expected: unknown): number {
+  const exchanges = typeof expected === 'object' && expected !== null ? (expected as { exchanges?: unknown }).exchanges : undefined;
+  return Array.isArray(exchanges) ? exchanges.length : 0;
 }
 
 function addRow(byProject: Map<string, Map<string, GroupReport>>, project: string, meta: MatrixRowMeta, verdict: Verdict, reason: string | undefined): void {

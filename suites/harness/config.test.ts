@@ -54,6 +54,7 @@ describe('loadConfig: the default config', () => {
         core: path.join(root, 'fixtures', 'scenarios.json'),
         lifecycle: path.join(root, 'fixtures', 'lifecycle-scenarios.json'),
         catalogue: path.join(root, 'fixtures', 'catalogue-scenarios.json'),
+        compaction: path.join(root, 'fixtures', 'compaction.json'),
       },
       adapters: [
         {
@@ -144,6 +145,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
         core: path.join(root, 'fixtures', 'scenarios.json'),
         lifecycle: path.join(root, 'fixtures', 'lifecycle-scenarios.json'),
         catalogue: path.join(root, 'fixtures', 'catalogue-scenarios.json'),
+        compaction: path.join(root, 'fixtures', 'compaction.json'),
       },
       adapters: [],
       transports: ['http', 'stdio'],
