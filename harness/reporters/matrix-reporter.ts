@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { BaselineEntry } from '../baseline/baseline.ts';
-import { loadConfig, type ResolvedConfig } from '../config/load-config.ts';
+import { elicitationCaseFile, loadConfig, type ResolvedConfig } from '../config/load-config.ts';
 import type { MatrixRowMeta } from '../setup/grouped-suite.ts';
 import type { ReceiverProbeMeta } from '../families/lifecycle/receiver-probe-suite.ts';
 import type { BaselineMeta } from '../baseline/apply-baseline.ts';
@@ -14,6 +14,7 @@ import { PageReportError, type PageReport } from './page-report.ts';
 import { adaptersOf, configShown, reproduceCommand } from './run-header.ts';
 import { loadPageReports, writeAtomically, writePage } from './write-page.ts';
 import { suiteOfProject } from '../setup/project-suite.ts';
+import { elicitationJson } from '../families/elicitation/report-json.ts';
 
 type GroupStatus = 'passed' | 'failed' | 'skipped' | 'inapplicable' | 'unsupported';
 /** `expected-failure`: a failing row the known-failure baseline lists (it does not fail the run). */
@@ -130,6 +131,7 @@ export default class MatrixReporter implements Reporter {
   }
 
   private writePageReport(config: ResolvedConfig, project: string, rows: RecordedRow[], probes: ProbeReport[], stale: BaselineEntry[]): void {
+    const scenarioFile = project === 'elicitation' ? elicitationCaseFile(config) : config.scenarios[project];
     const report: PageReport = buildPageReport({
       project,
       run: {
@@ -138,7 +140,7 @@ export default class MatrixReporter implements Reporter {
         startedAt: this.startedAt.toISOString(),
         durationMs: Date.now() - this.startedAt.getTime(),
         adapters: adaptersOf(config),
-        ...(config.scenarios[project] ? { scenarioFile: config.scenarios[project] } : {}),
+        ...(scenarioFile ? { scenarioFile } : {}),
         baseline: config.baseline,
         blind: config.blind,
       },
@@ -188,7 +190,8 @@ export default class MatrixReporter implements Reporter {
   private write(dir: string, project: string, groups: GroupReport[], probes: ProbeReport[]): void {
     for (const group of groups) group.status = groupStatus(group);
     mkdirSync(dir, { recursive: true });
-    const json = project === 'core' ? coreJson(groups) : project === 'isolation' ? isolationJson(groups) : familyJson(project, groups, probes);
+    const json =
+      project === 'core' ? coreJson(groups) : project === 'isolation' ? isolationJson(groups) : project === 'elicitation' ? elicitationJson(groups) : familyJson(project, groups, probes);
     writeAtomically(path.join(dir, `${project}.json`), `${JSON.stringify(json, null, 2)}\n`);
     const markdown = renderMarkdown(project, groups, probes);
     writeAtomically(path.join(dir, `${project}-matrix.md`), markdown);

@@ -71,6 +71,7 @@ describe('loadConfig: the default config', () => {
       baseline: null,
       blind: false,
       compare: null,
+      elicitation: { binding: 'upload' },
     });
   });
 
@@ -104,6 +105,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       baseline: null,
       blind: false,
       compare: null,
+      elicitation: { binding: 'upload' },
     });
     const config = await loadConfig({ env: { AHP_CONFIG: file } });
     const conf = path.join(tmp, 'conf');
@@ -129,6 +131,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       baseline: null,
       blind: false,
       compare: null,
+      elicitation: { binding: 'upload' },
     });
   });
 
@@ -155,6 +158,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       baseline: null,
       blind: false,
       compare: null,
+      elicitation: { binding: 'upload' },
     });
   });
 

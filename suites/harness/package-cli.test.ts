@@ -164,6 +164,7 @@ test('the snapshot carries every config key, so a key added to the config cannot
     baseline: 'baseline.json',
     blind: true,
     compare: 'previous',
+    elicitation: { binding: 'inline' },
   };
   const { file } = await writeConfigSnapshot(every, path.join(dir, 'ahp.config.json'));
   expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object).sort()).toEqual([...CONFIG_KEYS].sort());
