@@ -16,6 +16,9 @@ import { checkGeneratedFile } from './check-generated.ts';
 import { CATALOGUE_COVERAGE } from '../families/catalogue/coverage.ts';
 import { buildCatalogueScenarios, checkCatalogueScenarioBuild, serializeCatalogueScenarioFile } from '../families/catalogue/generate.ts';
 import { buildCoreScenarios } from '../families/core/generate.ts';
+import type { ElicitationBinding, ElicitationCaseFile } from '../families/elicitation/case-types.ts';
+import { buildElicitationCaseFile, checkElicitationCaseBuild, serializeElicitationCaseFile } from '../families/elicitation/generate.ts';
+import { lintElicitationCaseFile } from '../families/elicitation/lint-elicitation-case-file.ts';
 import { LIFECYCLE_COVERAGE } from '../families/lifecycle/coverage.ts';
 import { buildLifecycleScenarios, checkLifecycleScenarioBuild, serializeLifecycleScenarioFile } from '../families/lifecycle/generate.ts';
 import { catalogueRowRequirements, coreRowRequirements, lifecycleRowRequirements, withRequirements } from '../requirements/row-requirements.ts';
@@ -40,6 +43,10 @@ export interface FixtureTarget {
 export const CORE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'scenarios.json');
 export const LIFECYCLE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'lifecycle-scenarios.json');
 export const CATALOGUE_SCENARIOS_FILE = path.join(projectRoot(), 'fixtures', 'catalogue-scenarios.json');
+export const ELICITATION_CASE_FILES: Record<ElicitationBinding, string> = {
+  upload: path.join(projectRoot(), 'fixtures', 'elicitation.json'),
+  inline: path.join(projectRoot(), 'fixtures', 'elicitation-inline.json'),
+};
 
 /**
  * The semantic lint of the text about to be written (parsed back, so it sees exactly the file), one
@@ -88,6 +95,32 @@ function summarizeCatalogue(file: CatalogueScenarioFile): string {
   );
 }
 
+/** `upload binding: 56 wire cases (13 positive, 43 negative; 85 uploads), 16 atomic rows (6 published), 1 concurrent scenario, 3 probes`. */
+function summarizeElicitation(file: ElicitationCaseFile): string {
+  const positive = file.cases.filter((wire) => wire.rejectedBy === null).length;
+  const uploads = [...file.cases, file.concurrent].flatMap((wire) => wire.steps).filter((step) => step.kind === 'upload').length;
+  const published = file.atomic.filter((row) => row.expected.accepted).length;
+  return (
+    `${file.binding} binding: ${file.cases.length} wire cases (${positive} positive, ${file.cases.length - positive} negative; ${uploads} uploads), ` +
+    `${file.atomic.length} atomic rows (${published} published), 1 concurrent scenario, ${file.probes.length} probes`
+  );
+}
+
+function elicitationTarget(binding: ElicitationBinding): FixtureTarget {
+  const file = ELICITATION_CASE_FILES[binding];
+  return {
+    name: binding === 'upload' ? 'elicitation' : `elicitation-${binding}`,
+    file,
+    generate() {
+      const built = buildElicitationCaseFile(binding);
+      const text = serializeElicitationCaseFile(built);
+      // The written text must load through the same closed format any case file must pass.
+      const format = lintElicitationCaseFile(JSON.parse(text)).map((p) => `${path.relative(projectRoot(), file)}: ${p.path || '(file)'}: ${p.problem}`);
+      return { text, problems: [...checkElicitationCaseBuild(built), ...format], summary: summarizeElicitation(built) };
+    },
+  };
+}
+
 export const FIXTURE_TARGETS: readonly FixtureTarget[] = [
   {
     name: 'core',
@@ -116,4 +149,6 @@ export const FIXTURE_TARGETS: readonly FixtureTarget[] = [
       return { text, problems: [...checkCatalogueScenarioBuild(file, validators), ...semanticProblems(text, CATALOGUE_SCENARIOS_FILE)], summary: summarizeCatalogue(file) };
     },
   },
+  elicitationTarget('upload'),
+  elicitationTarget('inline'),
 ];
