@@ -16,9 +16,13 @@ export function freshPairTokens(): PairTokens {
   return { eventToken: token(), uploadToken: token() };
 }
 
-/** The variables every process of the pair gets, whatever its role. */
-export function pairEnvironment(tokens: PairTokens, family: Record<string, string>): Record<string, string> {
-  return { ...family, AHP_ELICITATION_TOKEN: tokens.eventToken, AHP_ELICITATION_UPLOAD_TOKEN: tokens.uploadToken };
+/**
+ * The variables every process of the pair gets, whatever its role. `AHP_ELICITATION_BINDING` names the
+ * case file's binding (`upload` or `inline`): an adapter that speaks both (ours) follows it, the SDK
+ * adapters of today speak upload and ignore it.
+ */
+export function pairEnvironment(tokens: PairTokens, family: Record<string, string>, binding: 'upload' | 'inline' = 'upload'): Record<string, string> {
+  return { ...family, AHP_ELICITATION_TOKEN: tokens.eventToken, AHP_ELICITATION_UPLOAD_TOKEN: tokens.uploadToken, AHP_ELICITATION_BINDING: binding };
 }
 
 export function secretValues(tokens: PairTokens): string[] {

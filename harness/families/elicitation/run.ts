@@ -69,7 +69,7 @@ export async function runElicitationPair(group: MatrixGroup, selectedIds: readon
 
   const tokens = freshPairTokens();
   const secrets = secretValues(tokens);
-  const env = pairEnvironment(tokens, familyEnvironment([sender, receiver]));
+  const env = pairEnvironment(tokens, familyEnvironment([sender, receiver]), options.file.binding);
   const principal = `authenticated:${sender.manifest.language}`;
   const stepMs = Math.min(STEP_TIMEOUT_MS, options.watchdogs.runMs);
   const selected = new Set(selectedIds);
