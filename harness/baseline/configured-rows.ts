@@ -3,8 +3,11 @@ import { planAuthProbes, PROBE_ENDPOINTS, probeCases } from '../families/auth/pr
 import { CATALOGUE_RECEIVER_PROBES } from '../families/catalogue/catalogue-receiver-probes.ts';
 import { loadCatalogueScenarioFile } from '../families/catalogue/load-catalogue-scenarios.ts';
 import type { LoadedAdapter } from '../adapters/types.ts';
-import type { ResolvedConfig } from '../config/load-config.ts';
+import { elicitationCaseFile, type ResolvedConfig } from '../config/load-config.ts';
 import { planIsolationCases } from '../families/isolation/isolation-cases.ts';
+import { elicitationRows } from '../families/elicitation/case-rows.ts';
+import { loadElicitationCaseFile } from '../families/elicitation/load-elicitation-cases.ts';
+import { planElicitationPairs } from '../families/elicitation/pairs.ts';
 import { ISOLATION_ROW_ID } from '../families/isolation/isolation-scenario.ts';
 import { loadLifecycleScenarioFile } from '../families/lifecycle/load-lifecycle-scenarios.ts';
 import { RECEIVER_PROBES } from '../families/lifecycle/receiver-probes.ts';
@@ -14,7 +17,7 @@ import type { BaselineRow } from './baseline.ts';
 
 /**
  * Every test row the configuration defines, over every family a baseline can name (core, lifecycle
- * with its receiver probes, catalogue, isolation, auth), so an entry that names none of them is an
+ * with its receiver probes, catalogue, isolation, elicitation, auth), so an entry that names none of them is an
  * error in any project.
  */
 export async function configuredRows(config: ResolvedConfig): Promise<BaselineRow[]> {
@@ -44,6 +47,9 @@ export async function configuredRows(config: ResolvedConfig): Promise<BaselineRo
   }
   // The isolation grid is fixed (it does not follow the config's transports and modes).
   for (const group of planIsolationCases(adapters.values())) rows.push({ project: 'isolation', group: group.label, id: ISOLATION_ROW_ID });
+  // So is the elicitation grid (directed pairs over http/bearer); its case file always exists by default.
+  const elicitationIds = elicitationRows(await loadElicitationCaseFile(elicitationCaseFile(config))).map((row) => row.id);
+  for (const group of planElicitationPairs(adapters, config.pairings)) for (const id of elicitationIds) rows.push({ project: 'elicitation', group: group.label, id });
   return rows;
 }
 

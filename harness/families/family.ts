@@ -41,6 +41,9 @@ export const FAMILIES: readonly Family[] = [
   { name: 'catalogue', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS },
   // An adapter's lifecycle client is the sender, against a capture origin the harness owns.
   { name: 'isolation', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS },
+  // One run per directed pair: a receiver, the atomic helper, then one sender process per step (the
+  // rules' 219 of them), each bounded by its own watchdog, the whole run by the suite's run bound.
+  { name: 'elicitation', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS },
   // Raw-wire probes run one after another per server (receipts are diffed around each), each bounded
   // by its own request timeout; client probes by the run watchdog.
   { name: 'auth', matrix: false, shards: false, timeouts: { test: 60_000, hook: 120_000 } },

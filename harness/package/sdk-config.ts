@@ -59,10 +59,14 @@ export function zeroConfig(cwd: string, sdk: SdkAdapter): UserConfig {
   };
 }
 
-/** The suites an adapter.json has the commands for: lifecycle, catalogue and isolation need the lifecycle pair. */
+/**
+ * The suites an adapter.json has the commands for: lifecycle, catalogue and isolation need the
+ * lifecycle pair, elicitation a declared `elicitation` command.
+ */
 export function suitesFor(manifest: AdapterManifest): Suite[] {
   const lifecycle = manifest.lifecycleServer !== undefined && manifest.lifecycleClient !== undefined;
-  return lifecycle ? ['core', 'lifecycle', 'catalogue', 'isolation', 'auth'] : ['core', 'auth'];
+  const elicitation: Suite[] = manifest.elicitation !== undefined ? ['elicitation'] : [];
+  return lifecycle ? ['core', 'lifecycle', 'catalogue', 'isolation', ...elicitation, 'auth'] : ['core', ...elicitation, 'auth'];
 }
 
 /** `config` with the run's flags applied; `cwd` anchors the flags' paths. */

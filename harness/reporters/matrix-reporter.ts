@@ -406,14 +406,16 @@ function tally(values: string[]): Record<string, number> {
 }
 
 function renderMarkdown(project: string, groups: GroupReport[], probes: ProbeReport[]): string {
+  // Elicitation pairs are named sender first (the client sends to the server's receiver).
+  const senderFirst = project === 'elicitation';
   const lines = [
     `## ${project} matrix`,
     '',
-    '| server → client | transport | auth | status | passed | failed | expected failures | skipped |',
+    `| ${senderFirst ? 'sender → receiver' : 'server → client'} | transport | auth | status | passed | failed | expected failures | skipped |`,
     '| --- | --- | --- | --- | ---: | ---: | ---: | ---: |',
     ...groups.map(
       (g) =>
-        `| ${g.server} → ${g.client} | ${g.transport} | ${g.auth} | ${g.status} | ${g.counts.passed} | ${g.counts.failed} | ${g.counts['expected-failure']} | ${g.counts.skipped} |`,
+        `| ${senderFirst ? `${g.client} → ${g.server}` : `${g.server} → ${g.client}`} | ${g.transport} | ${g.auth} | ${g.status} | ${g.counts.passed} | ${g.counts.failed} | ${g.counts['expected-failure']} | ${g.counts.skipped} |`,
     ),
     '',
   ];
