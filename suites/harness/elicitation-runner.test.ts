@@ -20,6 +20,8 @@ import { preparePairCommands, resolvePairCommands } from '../../harness/families
 import { freshPairTokens, pairEnvironment, secretValues } from '../../harness/families/elicitation/pair-tokens.ts';
 import { planElicitationPairs } from '../../harness/families/elicitation/pairs.ts';
 import { RECEIVER_LABELS, startReceiver } from '../../harness/families/elicitation/receiver-process.ts';
+import { loadElicitationCaseFileSync } from '../../harness/families/elicitation/load-elicitation-cases.ts';
+import { runElicitationPair } from '../../harness/families/elicitation/run.ts';
 import { recordedPids, survivorsAfter } from './support/recorded-pids.ts';
 import { PROJECT_ROOT } from './support/child-vitest-run.ts';
 
@@ -142,6 +144,21 @@ describe('pair planning', () => {
     if (!resolved.ok) throw new Error(resolved.reason);
     expect(resolved.commands.sender.argv).toEqual(['node', path.join(cwd, 'interop', 'elicitation.mjs')]);
     expect(resolved.commands.sender.notes.join('\n')).toContain('conventional');
+  });
+});
+
+describe('the conventional-location fallback through a pair run', () => {
+  test('an SDK that declares no key but ships interop/elicitation.mjs is run from there, and the report says so', { timeout: 120_000 }, async () => {
+    const adapter = fixture('elicitation-runner-conventional');
+    const [group] = planElicitationPairs(new Map([[adapter.name, adapter]]), null);
+    expect(group!.unsupported).toBeUndefined();
+    const file = loadElicitationCaseFileSync(path.join(PROJECT_ROOT, 'fixtures', 'elicitation.json'));
+    const runDir = mkdtempSync(path.join(work, 'run-'));
+    const result = await runElicitationPair(group!, ['form-decline'], { file, schemaDir: SCHEMAS, runDir, logDir: path.join(runDir, 'logs'), watchdogs: { startupMs: 20_000, runMs: 30_000 } });
+    const row = result.rows.get('form-decline')!;
+    expect(row.verdict, row.reason).toBe('passed');
+    const notes = row.details?.commandNotes as string[] | undefined;
+    expect(notes?.some((note) => note.includes('declares no "elicitation" command') && note.includes('interop/elicitation.mjs'))).toBe(true);
   });
 });
 

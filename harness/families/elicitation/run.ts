@@ -66,6 +66,8 @@ export async function runElicitationPair(group: MatrixGroup, selectedIds: readon
   const commands = prepared.commands;
   const notes = commandNotes(commands);
   for (const note of notes) appendFileSync(pairLog, `${note}\n`);
+  // Where a command came from is worth a line in the run's output too: it is not the adapter.json's word.
+  if (notes.length > 0) process.stderr.write(notes.map((note) => `${group.label}: ${note}\n`).join(''));
 
   const tokens = freshPairTokens();
   const secrets = secretValues(tokens);
