@@ -39,7 +39,7 @@ function caseDrafts(spec: WireCaseSpec, binding: ElicitationBinding): DraftStep[
 
 function tagsOf(spec: WireCaseSpec): string[] {
   const mode = spec.request.mode === 'url' ? 'url' : 'form';
-  return [mode, spec.selection, spec.rejectedBy === null ? 'positive' : 'negative'];
+  return [mode, spec.selection, spec.rejectedBy === null ? 'positive' : 'negative', ...(spec.ours ? ['ours'] : [])];
 }
 
 function buildCase(spec: WireCaseSpec, binding: ElicitationBinding, model: ReceiverModel, aliases: Map<string, UploadDescriptor>): WireCase {

@@ -1,61 +1,92 @@
-// TEMPORARY SHIM (eli-run): a minimal stand-in for eli-model's planner with the API it announced, so
-// the run can be exercised against the reference adapter before the real module lands. Replaced
-// wholesale by eli-model's plan-steps.ts on merge; nothing here is meant to stay.
+// What a pair runs, in the rules' order (§8): the atomic helper, the unauthenticated probe, then the
+// wire steps — the wire cases, the published atomic rows, the upload probes, the concurrent scenario —
+// and a final `/receipts`. A selection (`-t`, the IDE) runs only what its entries need: a case's own
+// steps (its uploads, its request before its result), the helper only for atomic rows, the receipts
+// only when an intercept ran. Each step's plan comes from PairLedger.plan, one step at a time.
 
-import type { JsonObject } from '../../protocol/json.ts';
-import type { AtomicInput, AtomicRow, ContentSource, ElicitationBinding, ElicitationCaseFile, ProcessOutcome, SenderPlan, StepOrigin, UploadDescriptor, WireCase, WireStep, CheckFailure } from './case-types.ts';
-import { rewriteAliases } from './ref-rewriting.ts';
+import type { AtomicInput, ElicitationCaseFile, ExpectedReceipt, SenderPlan, StepOrigin, WireStep } from './case-types.ts';
+import type { PublishedCase } from './published-case.ts';
 
-export class PairLedger {
-  private readonly aliases = new Map<string, UploadDescriptor>();
-  private readonly sources: ContentSource[] = [];
-  private readonly pendingBytes = new Map<string, string>();
-  constructor(private readonly binding: ElicitationBinding) {}
+export interface ScheduledStep {
+  origin: StepOrigin;
+  step: WireStep;
+}
 
-  plan(_origin: StepOrigin, step: WireStep, secrets: { endpoint: string; token: string; uploadToken: string }): SenderPlan {
-    if (step.kind === 'upload') {
-      return { endpoint: secrets.endpoint, token: secrets.token, uploadToken: secrets.uploadToken, steps: [{ path: '/upload', bytes: step.bytes, ...(step.headers ? { headers: step.headers } : {}) }], contentSources: [...this.sources] };
-    }
-    const message = this.binding === 'upload' ? rewriteAliases(step.message, this.aliases) : step.message;
-    return {
-      endpoint: secrets.endpoint,
-      token: secrets.token,
-      uploadToken: secrets.uploadToken,
-      steps: [{ path: '/hooks/intercept', bytes: Buffer.from(JSON.stringify(message)).toString('base64'), ...(step.expectStatus !== 200 ? { bypass: true as const } : {}) }],
-      contentSources: step.expectStatus === 200 ? [...this.sources] : [],
-    };
-  }
+/** A schedulable entry's steps and receipts, by its id (published rows under their atomic row's id). */
+export interface WireEntry {
+  id: string;
+  steps: WireStep[];
+  receipts: ExpectedReceipt[];
+}
 
-  record(origin: StepOrigin, step: WireStep, outcome: ProcessOutcome): CheckFailure[] {
-    if (outcome.kind !== 'exited' || outcome.exitCode !== 0) return [{ caseId: origin.caseId, label: outcome.stderrTail || 'exit', party: 'sender', evidence: 'failed' }];
-    const [result] = JSON.parse(outcome.stdout) as Array<{ status: number; body: string }>;
-    if (!result || result.status !== step.expectStatus) return [{ caseId: origin.caseId, label: `${step.kind} expected ${step.expectStatus}, got ${result?.status}`, party: 'either', evidence: result?.body ?? '' }];
-    if (step.kind === 'upload' && result.status === 201) {
-      const descriptor = JSON.parse(result.body) as UploadDescriptor;
-      this.aliases.set(step.alias, descriptor);
-      this.sources.push({ descriptor, bytes: step.bytes });
-      this.pendingBytes.set(descriptor.ref, step.bytes);
-    }
-    return [];
+export class UnknownElicitationIdError extends Error {
+  override readonly name = 'UnknownElicitationIdError';
+  constructor(readonly unknownIds: string[]) {
+    super(`unknown elicitation case id${unknownIds.length === 1 ? '' : 's'}: ${unknownIds.map((id) => JSON.stringify(id)).join(', ')}`);
   }
 }
 
-export function pairSchedule(file: ElicitationCaseFile, selection: ReadonlySet<string>, published: readonly WireCase[]): StepOrigin[] {
-  const origins: StepOrigin[] = [];
-  const entries: Array<{ id: string; steps: WireStep[] }> = [...file.cases, ...published, ...file.probes.flatMap((probe) => (probe.kind === 'upload' ? [probe] : [])), file.concurrent];
-  for (const entry of entries) {
-    const selected = selection.has(entry.id) || published.includes(entry as WireCase);
-    if (selected) entry.steps.forEach((_step, step) => origins.push({ caseId: entry.id, step }));
-  }
-  return origins;
+/** Every id a verdict can be about: wire cases, the concurrent scenario, atomic rows, probes. */
+export function elicitationEntryIds(file: ElicitationCaseFile): string[] {
+  return [...file.cases.map((c) => c.id), ...file.atomic.map((row) => row.id), ...file.probes.map((probe) => probe.id), file.concurrent.id];
 }
 
-export function atomicHelperInput(rows: readonly AtomicRow[]): AtomicInput[] {
-  return rows.map((row) => row.input);
+/** The selected ids (all when `selection` is undefined); unknown ids are an error naming them. */
+export function selectedEntryIds(file: ElicitationCaseFile, selection: Iterable<string> | undefined): Set<string> {
+  const all = elicitationEntryIds(file);
+  if (selection === undefined) return new Set(all);
+  const wanted = new Set(selection);
+  const known = new Set(all);
+  const unknown = [...wanted].filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new UnknownElicitationIdError(unknown);
+  return new Set(all.filter((id) => wanted.has(id)));
 }
 
-export function publishedCases(_file: ElicitationCaseFile, _atomic: ProcessOutcome): WireCase[] {
-  return [];
+export interface PairNeeds {
+  atomicHelper: boolean;
+  unauthenticatedProbe: boolean;
 }
 
-export type { JsonObject };
+export function pairNeeds(file: ElicitationCaseFile, selected: ReadonlySet<string>): PairNeeds {
+  return {
+    atomicHelper: file.atomic.some((row) => selected.has(row.id)),
+    unauthenticatedProbe: file.probes.some((probe) => probe.kind === 'unauthenticated-receipts' && selected.has(probe.id)),
+  };
+}
+
+/** The helper's stdin: every row, always all of them, so the output count is the rules' 16. */
+export function atomicHelperInput(file: ElicitationCaseFile): AtomicInput[] {
+  return file.atomic.map((row) => row.input);
+}
+
+/** Every entry with wire steps, by id, in the pair's transmission order. */
+export function wireEntries(file: ElicitationCaseFile, published: readonly PublishedCase[]): WireEntry[] {
+  return [
+    ...file.cases.map((c) => ({ id: c.id, steps: c.steps, receipts: c.receipts })),
+    ...published.map((p) => ({ id: p.atomicId, steps: p.wire.steps, receipts: p.wire.receipts })),
+    ...file.probes.flatMap((probe) => (probe.kind === 'upload' ? [{ id: probe.id, steps: probe.steps as WireStep[], receipts: [] }] : [])),
+    { id: file.concurrent.id, steps: file.concurrent.steps, receipts: file.concurrent.receipts },
+  ];
+}
+
+/** The selected entries' wire steps, in order; a run skips the rest of an entry once it failed. */
+export function wireSchedule(file: ElicitationCaseFile, selected: ReadonlySet<string>, published: readonly PublishedCase[]): ScheduledStep[] {
+  return wireEntries(file, published)
+    .filter((entry) => selected.has(entry.id))
+    .flatMap((entry) => entry.steps.map((step, i) => ({ origin: { caseId: entry.id, step: i }, step })));
+}
+
+/** Whether the schedule delivers any intercept, so the receipts must be read. */
+export function needsReceipts(schedule: readonly ScheduledStep[]): boolean {
+  return schedule.some((scheduled) => scheduled.step.kind === 'intercept');
+}
+
+/** The final `/receipts` read: authenticated, empty body. */
+export function receiptsPlan(secrets: { endpoint: string; token: string; uploadToken: string }): SenderPlan {
+  return { endpoint: secrets.endpoint, token: secrets.token, uploadToken: secrets.uploadToken, steps: [{ path: '/receipts', bytes: '' }], contentSources: [] };
+}
+
+/** The unauthenticated probe (rules §4): a wrong token, no upload token, no content sources. */
+export function unauthenticatedProbePlan(endpoint: string): SenderPlan {
+  return { endpoint, token: 'wrong', steps: [{ path: '/receipts', bytes: '' }] };
+}

@@ -21,7 +21,7 @@ export interface ModelReceipt {
 
 export type InterceptOutcome = { status: 200; receipt: ModelReceipt } | { status: 400; reason: string };
 
-interface Pending {
+export interface Pending {
   selection: Selection;
   /** Parsed params when the body was selected. */
   params: JsonObject | undefined;
@@ -30,7 +30,7 @@ interface Pending {
   mode: JsonValue | undefined;
 }
 
-type Resolved = { ok: true; bytes: Buffer | undefined; selection: Selection } | { ok: false; reason: string };
+export type Resolved = { ok: true; bytes: Buffer | undefined; selection: Selection } | { ok: false; reason: string };
 
 const ITEM_KEYS: Record<string, readonly string[]> = {
   upload: ['id', 'kind', 'mediaType', 'selection', 'body', 'gap'],
@@ -38,8 +38,8 @@ const ITEM_KEYS: Record<string, readonly string[]> = {
 };
 
 export class ReceiverModel {
-  private readonly stored = new Map<string, Buffer>();
-  private readonly pending = new Map<string, Pending>();
+  protected readonly stored = new Map<string, Buffer>();
+  protected readonly pending = new Map<string, Pending>();
   private nextRef = 1;
 
   constructor(private readonly uploadToken = 'upload-token') {}
@@ -90,7 +90,7 @@ export class ReceiverModel {
   }
 
   /** The selected body's octets, or why the item cannot give them (unknown ref, bad digest, gap). */
-  private resolve(item: JsonValue | undefined): Resolved {
+  protected resolve(item: JsonValue | undefined): Resolved {
     if (!isJsonObject(item)) return { ok: true, bytes: undefined, selection: 'omit' };
     const selection = item.selection as Selection;
     if (selection !== 'body') return { ok: true, bytes: undefined, selection };

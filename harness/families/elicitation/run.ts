@@ -13,15 +13,15 @@ import { safeLabel } from '../../adapters/file-name-part.ts';
 import type { MatrixGroup } from '../../runs/plan.ts';
 import { redactSecrets } from '../../runs/redact-secrets.ts';
 import type { GroupRunResult, RowOutcome } from '../../setup/grouped-suite.ts';
-import type { CheckFailure, ElicitationCaseFile, PairEvidence, PairVerdict, ProcessOutcome, StepEvidence, WireCase, WireStep } from './case-types.ts';
+import type { CheckFailure, ElicitationCaseFile, PairEvidence, PairVerdict, ProcessOutcome } from './case-types.ts';
+import { drivePair } from './drive-pair.ts';
 import { fetchReceipts } from './harness-receipts.ts';
 import { keepRedactedLogs } from './kept-logs.ts';
 import { runOneShot } from './one-shot-process.ts';
 import { commandNotes, preparePairCommands, resolvePairCommands, type PairCommands } from './pair-commands.ts';
-import { freshPairTokens, pairEnvironment, secretValues, type PairTokens } from './pair-tokens.ts';
-import { atomicHelperInput, pairSchedule, PairLedger, publishedCases } from './plan-steps.ts';
+import { freshPairTokens, pairEnvironment, secretValues } from './pair-tokens.ts';
 import { toProcessOutcome } from './process-outcome.ts';
-import { startReceiver } from './receiver-process.ts';
+import { RECEIVER_LABELS, startReceiver } from './receiver-process.ts';
 import { verifyElicitationPair } from './verify/verify-pair.ts';
 
 /** The rules' bounds (§10); a config with shorter watchdogs shortens them. */
@@ -74,43 +74,37 @@ export async function runElicitationPair(group: MatrixGroup, selectedIds: readon
   const env = pairEnvironment(tokens, familyEnvironment([sender, receiver]), options.file.binding);
   const principal = `authenticated:${sender.manifest.language}`;
   const stepMs = Math.min(STEP_TIMEOUT_MS, options.watchdogs.runMs);
-  const selected = new Set(selectedIds);
-  const evidence: PairEvidence = { sender: sender.name, receiver: receiver.name, principal, startup: { ok: true }, steps: [] };
   const measures: PairMeasures = { scenarios: 0, concurrentRequests: 0, atomicPublications: 0, wireOperations: 0, acceptedReceipts: 0, senderRuns: 0, senderProcessMs: 0, pairMs: 0 };
   const senderLog = path.join(dir, 'sender.log');
 
   const start = await startReceiver({ argv: commands.receiver.argv, cwd: commands.receiver.cwd, env, schemaDir: options.schemaDir, principal, dir, startupMs: options.watchdogs.startupMs, secrets });
   const logs = [pairLog, start.ok ? start.receiver.stderrFile : start.stderrFile, senderLog];
-  let verdict: PairVerdict;
-  let published: WireCase[] = [];
+  let evidence: PairEvidence;
   if (!start.ok) {
-    evidence.startup = { ok: false, kind: start.error.startsWith('receiver startup timed out') ? 'timeout' : 'failed', stderrTail: start.error };
-    verdict = verifyElicitationPair(evidence, options.file);
+    const stderrTail = start.error.startsWith(`${RECEIVER_LABELS.failed}: `) ? start.error.slice(RECEIVER_LABELS.failed.length + 2) : '';
+    evidence = { sender: sender.name, receiver: receiver.name, principal, startup: { ok: false, kind: start.error === RECEIVER_LABELS.timedOut ? 'timeout' : 'failed', stderrTail }, steps: [] };
   } else {
     const endpoint = start.receiver.endpoint;
+    const context: SenderContext = { commands, env, dir, secrets, senderLog, measures };
     try {
-      const sender1 = { commands, env, dir, secrets, senderLog, measures };
-      const atomicIds = new Set(options.file.atomic.map((row) => row.id));
-      if ([...selected].some((id) => atomicIds.has(id))) {
-        evidence.atomic = await runSender(sender1, 'atomic', ['check', options.schemaDir, principal], atomicHelperInput(options.file.atomic), Math.min(ATOMIC_TIMEOUT_MS, options.watchdogs.runMs), ATOMIC_TAIL_CHARS);
-        published = publishedCases(options.file, evidence.atomic).filter((wire) => selected.has(wire.id));
-      }
-      const unauthenticated = options.file.probes.find((probe) => probe.kind === 'unauthenticated-receipts');
-      if (unauthenticated && selected.has(unauthenticated.id)) {
-        evidence.unauthenticatedProbe = await runSender(sender1, 'probe', ['client'], { endpoint, token: 'wrong', steps: [{ path: '/receipts', bytes: '' }] }, stepMs, STEP_TAIL_CHARS);
-        measures.wireOperations++;
-      }
-      await transmit(evidence, { ...sender1, endpoint, tokens, stepMs, file: options.file, selected, published });
-      if (evidence.steps.length > 0) {
-        evidence.receipts = await fetchReceipts(endpoint, tokens.eventToken, stepMs);
-        measures.wireOperations++;
-        measures.acceptedReceipts = receiptCount(evidence.receipts);
-      }
+      evidence = await drivePair(
+        { file: options.file, selected: new Set(selectedIds), sender: sender.name, receiver: receiver.name, principal, secrets: { endpoint, token: tokens.eventToken, uploadToken: tokens.uploadToken } },
+        {
+          runAtomicHelper: (rows) => runSender(context, 'atomic helper', ['check', options.schemaDir, principal], rows, Math.min(ATOMIC_TIMEOUT_MS, options.watchdogs.runMs), ATOMIC_TAIL_CHARS),
+          runClient: async (plan, origin) => {
+            measures.wireOperations++;
+            // The final read of what the receiver recorded is the harness's own (harness-receipts.ts).
+            if (origin === null && plan.token === tokens.eventToken && plan.steps[0].path === '/receipts') return fetchReceipts(endpoint, tokens.eventToken, stepMs);
+            return runSender(context, origin === null ? 'unauthenticated probe' : `${origin.caseId} step ${origin.step}`, ['client'], plan, stepMs, STEP_TAIL_CHARS);
+          },
+        },
+      );
     } finally {
       await start.receiver.stop();
     }
-    verdict = verifyElicitationPair(evidence, options.file, published);
+    countEntries(evidence, options.file, measures);
   }
+  const verdict = verifyElicitationPair(evidence, options.file, { selection: selectedIds });
   measures.pairMs = Date.now() - started;
   appendFileSync(pairLog, `${measures.senderRuns} sender processes, ${measures.senderProcessMs} ms of ${measures.pairMs} ms in them\n`);
   return outcomes(group, selectedIds, verdict, { measures, notes, logs, secrets, logDir: options.logDir });
@@ -134,40 +128,19 @@ async function runSender(context: SenderContext, name: string, mode: string[], i
   const stderrFile = path.join(context.dir, 'sender.stderr');
   const result = toProcessOutcome(outcome, stderrFile, tailChars, context.secrets);
   const ended = result.kind === 'timeout' ? `timed out after ${result.timeoutMs} ms` : `exit ${result.exitCode ?? result.signal}`;
-  appendFileSync(context.senderLog, `--- ${name}: ${ended}\n${result.stderrTail === '' ? '' : `${redactSecrets(result.stderrTail, context.secrets)}\n`}`);
+  appendFileSync(context.senderLog, `--- ${name}: ${ended}\n${result.stderrTail === '' ? '' : `${result.stderrTail}\n`}`);
   return result;
 }
 
-/**
- * The selected cases' steps one at a time (§8 step 5), each planned from the confirmations before it;
- * once a step of a case fails its check, the rest of that case is not sent (a result is never sent
- * after its request failed, an intercept never after its upload failed).
- */
-async function transmit(
-  evidence: PairEvidence,
-  context: SenderContext & { endpoint: string; tokens: PairTokens; stepMs: number; file: ElicitationCaseFile; selected: Set<string>; published: WireCase[] },
-): Promise<void> {
-  const ledger = new PairLedger(context.file.binding);
-  const stopped = new Set<string>();
-  const entries = new Map<string, { steps: WireStep[] }>();
-  for (const entry of [...context.file.cases, context.file.concurrent, ...context.published, ...context.file.probes.flatMap((probe) => (probe.kind === 'upload' ? [probe] : []))]) entries.set(entry.id, entry);
-  const ran = new Set<string>();
-  for (const origin of pairSchedule(context.file, context.selected, context.published)) {
-    if (stopped.has(origin.caseId)) continue;
-    const step = entries.get(origin.caseId)?.steps[origin.step];
-    if (!step) throw new Error(`harness bug: the schedule names step ${origin.step} of ${origin.caseId}, which the case file does not have`);
-    const plan = ledger.plan(origin, step, { endpoint: context.endpoint, token: context.tokens.eventToken, uploadToken: context.tokens.uploadToken });
-    const outcome = await runSender(context, `${origin.caseId} step ${origin.step}`, ['client'], plan, context.stepMs, STEP_TAIL_CHARS);
-    const stepEvidence: StepEvidence = { ...origin, outcome };
-    evidence.steps.push(stepEvidence);
-    context.measures.wireOperations++;
-    ran.add(origin.caseId);
-    const failures: CheckFailure[] = ledger.record(origin, step, outcome);
-    if (failures.length > 0) stopped.add(origin.caseId);
-  }
-  context.measures.scenarios = [...ran].filter((id) => id === context.file.concurrent.id || context.file.cases.some((wire) => wire.id === id) || context.published.some((wire) => wire.id === id)).length;
-  context.measures.concurrentRequests = ran.has(context.file.concurrent.id) ? 2 : 0;
-  context.measures.atomicPublications = context.published.filter((wire) => ran.has(wire.id)).length;
+/** The report's counts of what the pair ran (rules §11): entries with wire steps, published rows, receipts. */
+function countEntries(evidence: PairEvidence, file: ElicitationCaseFile, measures: PairMeasures): void {
+  const ran = new Set(evidence.steps.map((step) => step.caseId));
+  const atomicIds = new Set(file.atomic.map((row) => row.id));
+  const probeIds = new Set(file.probes.map((probe) => probe.id));
+  measures.scenarios = [...ran].filter((id) => !probeIds.has(id)).length;
+  measures.atomicPublications = [...ran].filter((id) => atomicIds.has(id)).length;
+  measures.concurrentRequests = ran.has(file.concurrent.id) ? 2 : 0;
+  measures.acceptedReceipts = evidence.receipts ? receiptCount(evidence.receipts) : 0;
 }
 
 function receiptCount(outcome: ProcessOutcome): number {

@@ -15,6 +15,8 @@ export interface WireCaseSpec {
   request: JsonObject;
   result: JsonObject;
   mutations: Mutation[];
+  /** A case of ours, beyond the protocol runner's 56 (tagged `ours`). */
+  ours?: true;
 }
 
 const F = formRequest;
@@ -70,7 +72,7 @@ function uploadOnlyCases(binding: ElicitationBinding): WireCaseSpec[] {
   ];
 }
 
-/** The 56 wire cases, in transmission order. */
+/** The rules' 56 wire cases, in transmission order, with ours (`ours: true`) beside the ones they complete. */
 export function wireCaseSpecs(binding: ElicitationBinding): WireCaseSpec[] {
   const defaultDeclined = withFormProperty('answer', { type: 'string', default: 'unchanged default' });
   const annotated = edited(withFormProperty('amount', { type: 'integer', default: 1.25 }, defaultDeclined), (copy) => {
@@ -149,6 +151,18 @@ export function wireCaseSpecs(binding: ElicitationBinding): WireCaseSpec[] {
       annotated,
       { action: 'accept', content: { answer: 'explicit', amount: 2, tags: ['a'] } },
     ),
+    {
+      // Cases 40-41 answer every defaulted field, so a receiver that fills in defaults passes them;
+      // here the defaulted field is left out and must stay out of the recorded result.
+      ...spec(
+        'submitted-form-default-not-injected',
+        'an optional field left out of the answer stays out of the recorded result: its default is never injected',
+        null,
+        withFormProperty('tags', { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, default: ['b'] }),
+        { action: 'accept', content: { answer: 'explicit' } },
+      ),
+      ours: true,
+    },
     ...(['body', 'metadata', 'omit'] as const).flatMap((selection) =>
       CORRELATION.map(({ suffix, mutation, what }) =>
         spec(`correlation-${selection}-${suffix}`, `${what} is refused (${selection} selection), checked before any body is read`, 'correlation', F(), A(), [mutation], selection),
