@@ -147,6 +147,44 @@ describe('pair planning', () => {
   });
 });
 
+describe('the same faults through a pair run', () => {
+  const file = loadElicitationCaseFileSync(path.join(PROJECT_ROOT, 'fixtures', 'elicitation.json'));
+  const reference = (() => {
+    const cwd = path.join(PROJECT_ROOT, 'adapters', 'reference');
+    return loadAdapter({ name: 'reference', cwd, adapterFile: path.join(cwd, 'interop', 'adapter.json') });
+  })();
+  async function runPair(sender: LoadedAdapter, receiver: LoadedAdapter, ids: string[], watchdogs: { startupMs: number; runMs: number }) {
+    const [group] = planElicitationPairs(new Map([[sender.name, sender], [receiver.name, receiver]]), [{ client: sender.name, server: receiver.name }]);
+    const runDir = mkdtempSync(path.join(work, 'run-'));
+    return runElicitationPair(group!, ids, { file, schemaDir: SCHEMAS, runDir, logDir: path.join(runDir, 'logs'), watchdogs });
+  }
+
+  test('a receiver startup failure fails every selected case of the pair with the startup label, charged to the receiver', { timeout: 60_000 }, async () => {
+    const noisy = fixture('elicitation-runner-noisy-receiver');
+    const result = await runPair(noisy, noisy, ['form-decline', 'atomic/before-return'], { startupMs: 15_000, runMs: 30_000 });
+    for (const id of ['form-decline', 'atomic/before-return']) {
+      const row = result.rows.get(id)!;
+      expect(row.verdict).toBe('failed');
+      expect(row.errors).toHaveLength(1);
+      expect(row.errors[0]!.startsWith(`${RECEIVER_LABELS.failed}: `) && row.errors[0]!.endsWith('TAIL')).toBe(true);
+      expect(row.reason).toContain('] receiver: ');
+    }
+    await expectAllGone();
+  });
+
+  test('a sender step that hangs fails its case with the timeout text, and the pair goes on to its other cases', { timeout: 60_000 }, async () => {
+    const hanging = fixture('elicitation-runner-hanging-sender');
+    const result = await runPair(hanging, reference, ['form-decline', 'probe/unauthenticated-receipts'], { startupMs: 20_000, runMs: 2000 });
+    const decline = result.rows.get('form-decline')!;
+    expect(decline.verdict).toBe('failed');
+    expect(decline.errors).toContain(`Command '${hanging.name} client' timed out after 2 seconds`);
+    const probe = result.rows.get('probe/unauthenticated-receipts')!;
+    expect(probe.verdict).toBe('failed');
+    expect(probe.errors).toEqual(['unauthenticated access accepted']);
+    await expectAllGone();
+  });
+});
+
 describe('the conventional-location fallback through a pair run', () => {
   test('an SDK that declares no key but ships interop/elicitation.mjs is run from there, and the report says so', { timeout: 120_000 }, async () => {
     const adapter = fixture('elicitation-runner-conventional');
