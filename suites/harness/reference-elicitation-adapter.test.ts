@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import type { FamilyCommand } from '../../harness/adapters/family-command.ts';
 import type { JsonObject } from '../../harness/protocol/json.ts';
+import { ReceiverClient } from './support/elicitation-receiver-client.ts';
 import { atomicRows } from './support/elicitation-atomic-rows.ts';
 import { elicitationCommand, runMode, startReceiver, stopReceivers, type Receiver } from './support/elicitation-processes.ts';
 import {
@@ -46,41 +47,13 @@ function environment(binding: Binding): Record<string, string> {
 
 afterAll(stopReceivers);
 
-interface Answer {
-  status: number;
-  text: string;
-}
-
-async function postTo(receiver: Receiver, route: string, body: Buffer | string, headers: Record<string, string>): Promise<Answer> {
-  const response = await fetch(`${receiver.endpoint}${route}`, { method: 'POST', body, headers, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
-  return { status: response.status, text: await response.text() };
-}
-
-async function upload(receiver: Receiver, bytes: Buffer, token = UPLOAD_TOKEN): Promise<Answer> {
-  return postTo(receiver, '/upload', bytes, { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', 'ahp-content-sha256': sha256(bytes) });
-}
-
-async function uploaded(receiver: Receiver, value: JsonObject): Promise<Descriptor> {
-  const answer = await upload(receiver, bodyBytes(value));
-  expect(answer.status).toBe(201);
-  return JSON.parse(answer.text) as Descriptor;
-}
-
-function intercept(receiver: Receiver, message: unknown, token = TOKEN): Promise<Answer> {
-  return postTo(receiver, '/hooks/intercept', JSON.stringify(message), { authorization: `Bearer ${token}`, 'content-type': 'application/json' });
-}
-
-async function receipts(receiver: Receiver): Promise<JsonObject[]> {
-  const answer = await postTo(receiver, '/receipts', '', { authorization: `Bearer ${TOKEN}` });
-  expect(answer.status).toBe(200);
-  return JSON.parse(answer.text) as JsonObject[];
-}
-
 async function started(binding: Binding): Promise<Receiver> {
   const start = await startReceiver(COMMAND, [SCHEMAS, PRINCIPAL], environment(binding));
   if (!start.ok) throw new Error(`receiver did not start (${start.kind}): ${start.detail}`);
   return start.receiver;
 }
+
+const clientOf = (receiver: Receiver): ReceiverClient => new ReceiverClient(receiver.endpoint, { token: TOKEN, uploadToken: UPLOAD_TOKEN });
 
 let names = 0;
 /** A fresh case name per test, so tests sharing a receiver never collide on event ids. */
@@ -111,42 +84,42 @@ describe('receiver startup', () => {
 });
 
 describe('receiver, upload binding', () => {
-  let receiver: Receiver;
+  let receiver: ReceiverClient;
   beforeAll(async () => {
-    receiver = await started('upload');
+    receiver = clientOf(await started('upload'));
   });
 
   /** Uploads F and A and sends the request, which must be accepted. */
   async function openRequest(name: string, request: JsonObject = FORM_REQUEST): Promise<{ result: Descriptor }> {
-    const requestBody = await uploaded(receiver, request);
-    const result = await uploaded(receiver, FORM_ACCEPT);
-    expect(await intercept(receiver, envelope({ binding: 'upload', stage: 'request', name, body: requestBody }))).toEqual({ status: 200, text: JSON.stringify(acceptedResponse(`${name}:request`)) });
+    const requestBody = await receiver.uploaded(request);
+    const result = await receiver.uploaded(FORM_ACCEPT);
+    expect(await receiver.intercept(envelope({ binding: 'upload', stage: 'request', name, body: requestBody }))).toEqual({ status: 200, text: JSON.stringify(acceptedResponse(`${name}:request`)) });
     return { result };
   }
 
   test('upload answers 201 with exactly {ref,size,sha256}; bytes uploaded again get a ref of their own', async () => {
     const bytes = Buffer.from('one');
-    const first = JSON.parse((await upload(receiver, bytes)).text) as Descriptor;
+    const first = JSON.parse((await receiver.upload(bytes)).text) as Descriptor;
     expect(first).toEqual({ ref: first.ref, size: 3, sha256: sha256(bytes) });
     expect(Object.keys(first).sort()).toEqual(['ref', 'sha256', 'size']);
-    const second = JSON.parse((await upload(receiver, Buffer.from('two'))).text) as Descriptor;
+    const second = JSON.parse((await receiver.upload(Buffer.from('two'))).text) as Descriptor;
     expect(second.ref).not.toBe(first.ref);
   });
 
   test('upload refuses the event bearer and a wrong one with 401, and a digest that is not the body with 400', async () => {
-    expect((await upload(receiver, Buffer.from('x'), 'unauthorized-upload')).status).toBe(401);
-    expect((await upload(receiver, Buffer.from('x'), TOKEN)).status).toBe(401);
-    const lying = await postTo(receiver, '/upload', Buffer.from('x'), { authorization: `Bearer ${UPLOAD_TOKEN}`, 'content-type': 'application/octet-stream', 'ahp-content-sha256': '0'.repeat(64) });
+    expect((await receiver.upload(Buffer.from('x'), 'unauthorized-upload')).status).toBe(401);
+    expect((await receiver.upload(Buffer.from('x'), TOKEN)).status).toBe(401);
+    const lying = await receiver.post('/upload', Buffer.from('x'), { authorization: `Bearer ${UPLOAD_TOKEN}`, 'content-type': 'application/octet-stream', 'ahp-content-sha256': '0'.repeat(64) });
     expect(lying.status).toBe(400);
   });
 
   test('an accepted form request and result leave exact receipts: envelope, body bytes, summary with the argv principal', async () => {
     const name = fresh('form-accept');
-    const before = (await receipts(receiver)).length;
+    const before = (await receiver.receipts()).length;
     const { result } = await openRequest(name);
     const resultMessage = envelope({ binding: 'upload', stage: 'result', name, body: result });
-    expect(await intercept(receiver, resultMessage)).toEqual({ status: 200, text: JSON.stringify(acceptedResponse(`${name}:result`)) });
-    const added = (await receipts(receiver)).slice(before);
+    expect(await receiver.intercept(resultMessage)).toEqual({ status: 200, text: JSON.stringify(acceptedResponse(`${name}:result`)) });
+    const added = (await receiver.receipts()).slice(before);
     expect(added).toHaveLength(2);
     expect(added[0]!['bytes']).toBe(bodyBytes(FORM_REQUEST).toString('base64'));
     expect(added[0]!['summary']).toEqual({ request: FORM_REQUEST });
@@ -161,7 +134,7 @@ describe('receiver, upload binding', () => {
     const name = fresh('form-default-mode');
     const { mode: _mode, ...withoutMode } = FORM_REQUEST;
     await openRequest(name, withoutMode);
-    const last = (await receipts(receiver)).at(-1)!;
+    const last = (await receiver.receipts()).at(-1)!;
     expect(last['summary']).toEqual({ request: withoutMode });
   });
 
@@ -188,30 +161,30 @@ describe('receiver, upload binding', () => {
     }],
   ])('%s: 400 and nothing recorded', async (_label, mutate) => {
     const name = fresh('refused');
-    const body = await uploaded(receiver, FORM_REQUEST);
+    const body = await receiver.uploaded(FORM_REQUEST);
     const message = envelope({ binding: 'upload', stage: 'request', name, body });
     mutate(message);
-    const before = await receipts(receiver);
-    expect((await intercept(receiver, message)).status).toBe(400);
-    expect(await receipts(receiver)).toEqual(before);
+    const before = await receiver.receipts();
+    expect((await receiver.intercept(message)).status).toBe(400);
+    expect(await receiver.receipts()).toEqual(before);
   });
 
   test('a body that breaks the MCP request schema (a nested form field) is refused', async () => {
     const name = fresh('nonprimitive');
     const schema = FORM_REQUEST['requestedSchema'] as JsonObject;
     const nested = { ...FORM_REQUEST, requestedSchema: { ...schema, properties: { ...(schema['properties'] as JsonObject), nested: { type: 'object' } } } };
-    const body = await uploaded(receiver, nested);
-    expect((await intercept(receiver, envelope({ binding: 'upload', stage: 'request', name, body }))).status).toBe(400);
+    const body = await receiver.uploaded(nested);
+    expect((await receiver.intercept(envelope({ binding: 'upload', stage: 'request', name, body }))).status).toBe(400);
   });
 
   test('a live request is never replaced: the duplicate is refused and the first one still settles', async () => {
     const name = fresh('duplicate');
     const { result } = await openRequest(name);
     const other = { ...FORM_REQUEST, requestedSchema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] } };
-    const otherBody = await uploaded(receiver, other);
-    expect((await intercept(receiver, envelope({ binding: 'upload', stage: 'request', name, body: otherBody }))).status).toBe(400);
+    const otherBody = await receiver.uploaded(other);
+    expect((await receiver.intercept(envelope({ binding: 'upload', stage: 'request', name, body: otherBody }))).status).toBe(400);
     // A's content satisfies the first request's schema, not the duplicate's.
-    expect((await intercept(receiver, envelope({ binding: 'upload', stage: 'result', name, body: result }))).status).toBe(200);
+    expect((await receiver.intercept(envelope({ binding: 'upload', stage: 'result', name, body: result }))).status).toBe(200);
   });
 
   test('a refused result leaves its request pending: the corrected result is accepted afterwards', async () => {
@@ -219,10 +192,10 @@ describe('receiver, upload binding', () => {
     const { result } = await openRequest(name);
     const wrongSession = envelope({ binding: 'upload', stage: 'result', name, body: result });
     eventOf(wrongSession)['session'] = { id: 'wrong-session' };
-    expect((await intercept(receiver, wrongSession)).status).toBe(400);
-    const before = (await receipts(receiver)).length;
-    expect((await intercept(receiver, envelope({ binding: 'upload', stage: 'result', name, body: result }))).status).toBe(200);
-    const last = (await receipts(receiver)).slice(before);
+    expect((await receiver.intercept(wrongSession)).status).toBe(400);
+    const before = (await receiver.receipts()).length;
+    expect((await receiver.intercept(envelope({ binding: 'upload', stage: 'result', name, body: result }))).status).toBe(200);
+    const last = (await receiver.receipts()).slice(before);
     expect(last).toHaveLength(1);
     // The principal is the argv one, never the event's source.
     expect((last[0]!['summary'] as JsonObject)['provenance']).toEqual({ kind: 'mcp', authenticatedSource: PRINCIPAL });
@@ -236,8 +209,8 @@ describe('receiver, upload binding', () => {
   ])('a form result with %s is refused against the requested schema', async (_label, value) => {
     const name = fresh('form-content');
     await openRequest(name);
-    const body = await uploaded(receiver, value);
-    expect((await intercept(receiver, envelope({ binding: 'upload', stage: 'result', name, body, action: value.action as 'accept' | 'decline' }))).status).toBe(400);
+    const body = await receiver.uploaded(value);
+    expect((await receiver.intercept(envelope({ binding: 'upload', stage: 'result', name, body, action: value.action as 'accept' | 'decline' }))).status).toBe(400);
   });
 
   test('submitted values are validated as sent: a default is neither applied nor checked', async () => {
@@ -248,17 +221,17 @@ describe('receiver, upload binding', () => {
     };
     await openRequest(name, request);
     const result = { action: 'accept', content: { answer: 'explicit', amount: 2 } };
-    const body = await uploaded(receiver, result);
-    expect((await intercept(receiver, envelope({ binding: 'upload', stage: 'result', name, body }))).status).toBe(200);
-    expect(((await receipts(receiver)).at(-1)!['summary'] as JsonObject)['result']).toEqual(result);
+    const body = await receiver.uploaded(result);
+    expect((await receiver.intercept(envelope({ binding: 'upload', stage: 'result', name, body }))).status).toBe(200);
+    expect(((await receiver.receipts()).at(-1)!['summary'] as JsonObject)['result']).toEqual(result);
   });
 
   test('metadata selection reads no body: receipts carry empty bytes and the selections', async () => {
     const name = fresh('metadata');
-    const before = (await receipts(receiver)).length;
-    expect((await intercept(receiver, envelope({ binding: 'upload', stage: 'request', name, selection: 'metadata' }))).status).toBe(200);
-    expect((await intercept(receiver, envelope({ binding: 'upload', stage: 'result', name, selection: 'omit' }))).status).toBe(200);
-    const added = (await receipts(receiver)).slice(before);
+    const before = (await receiver.receipts()).length;
+    expect((await receiver.intercept(envelope({ binding: 'upload', stage: 'request', name, selection: 'metadata' }))).status).toBe(200);
+    expect((await receiver.intercept(envelope({ binding: 'upload', stage: 'result', name, selection: 'omit' }))).status).toBe(200);
+    const added = (await receiver.receipts()).slice(before);
     expect(added.map((receipt) => receipt['bytes'])).toEqual(['', '']);
     expect(added.map((receipt) => receipt['summary'])).toEqual([
       { selection: 'metadata' },
@@ -268,28 +241,28 @@ describe('receiver, upload binding', () => {
 
   test('the event routes need the event bearer: 401 for a wrong or missing one, nothing recorded', async () => {
     const name = fresh('bearer');
-    const before = await receipts(receiver);
-    expect((await intercept(receiver, envelope({ binding: 'upload', stage: 'request', name, selection: 'omit' }), UPLOAD_TOKEN)).status).toBe(401);
-    expect((await postTo(receiver, '/receipts', '', { authorization: 'Bearer wrong' })).status).toBe(401);
-    expect((await postTo(receiver, '/receipts', '', {})).status).toBe(401);
-    expect(await receipts(receiver)).toEqual(before);
+    const before = await receiver.receipts();
+    expect((await receiver.intercept(envelope({ binding: 'upload', stage: 'request', name, selection: 'omit' }), UPLOAD_TOKEN)).status).toBe(401);
+    expect((await receiver.post('/receipts', '', { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await receiver.post('/receipts', '', {})).status).toBe(401);
+    expect(await receiver.receipts()).toEqual(before);
   });
 });
 
 describe('receiver, inline binding', () => {
-  let receiver: Receiver;
+  let receiver: ReceiverClient;
   beforeAll(async () => {
-    receiver = await started('inline');
+    receiver = clientOf(await started('inline'));
   });
 
   test('a text part carries the MCP JSON: accepted, and the receipt bytes are the text bytes', async () => {
     const name = fresh('inline-url');
     const requestText = bodyBytes(URL_REQUEST).toString('utf8');
     const resultText = bodyBytes({ action: 'accept', _meta: { keep: true } }).toString('utf8');
-    expect((await intercept(receiver, envelope({ binding: 'inline', stage: 'request', name, mode: 'url', text: requestText }))).status).toBe(200);
+    expect((await receiver.intercept(envelope({ binding: 'inline', stage: 'request', name, mode: 'url', text: requestText }))).status).toBe(200);
     const resultMessage = envelope({ binding: 'inline', stage: 'result', name, mode: 'url', text: resultText });
-    expect((await intercept(receiver, resultMessage)).status).toBe(200);
-    const last = (await receipts(receiver)).slice(-2);
+    expect((await receiver.intercept(resultMessage)).status).toBe(200);
+    const last = (await receiver.receipts()).slice(-2);
     expect(last.map((receipt) => receipt['bytes'])).toEqual([Buffer.from(requestText).toString('base64'), Buffer.from(resultText).toString('base64')]);
     expect(last[1]!['message']).toEqual(resultMessage);
     expect((last[1]!['summary'] as JsonObject)['externalCompletion']).toBe(false);
@@ -315,7 +288,7 @@ describe('receiver, inline binding', () => {
   ])('%s: 400', async (_label, mutate) => {
     const message = envelope({ binding: 'inline', stage: 'request', name: fresh('inline-refused'), text: bodyBytes(FORM_REQUEST).toString('utf8') });
     mutate(message);
-    expect((await intercept(receiver, message)).status).toBe(400);
+    expect((await receiver.intercept(message)).status).toBe(400);
   });
 });
 
@@ -348,9 +321,9 @@ describe.each(['upload', 'inline'] as const)('atomic helper, %s binding', (bindi
 });
 
 describe('sender, one process per step', () => {
-  let receiver: Receiver;
+  let receiver: ReceiverClient;
   beforeAll(async () => {
-    receiver = await started('upload');
+    receiver = clientOf(await started('upload'));
   });
 
   const plan = (step: JsonObject, extra: JsonObject = {}): JsonObject => ({ endpoint: receiver.endpoint, token: TOKEN, uploadToken: UPLOAD_TOKEN, steps: [step], contentSources: [], ...extra });
@@ -381,7 +354,7 @@ describe('sender, one process per step', () => {
     expect(uploads[0]!.descriptor).toEqual(descriptorOf(uploads[0]!.descriptor.ref, bytes));
     // The receiver got the planned envelope with only the re-uploaded ref changed.
     const expectedMessage = envelope({ binding: 'upload', stage: 'request', name, body: uploads[0]!.descriptor });
-    expect((await receipts(receiver)).at(-1)!['message']).toEqual(expectedMessage);
+    expect((await receiver.receipts()).at(-1)!['message']).toEqual(expectedMessage);
 
     const duplicate = Buffer.from(JSON.stringify(message));
     const bypassed = await send(plan({ path: '/hooks/intercept', bytes: duplicate.toString('base64'), bypass: true }));
