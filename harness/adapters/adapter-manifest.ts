@@ -9,6 +9,9 @@
 // probes that need one (an unauthorised subject or principal) are skipped, never failed.
 // The lifecycle contract's optional `lifecycleServer` / `lifecycleClient` argv arrays are validated
 // like the core commands when present; a pairing that needs an absent one is planned `unsupported`.
+// So are the elicitation and compaction families' optional base commands (`elicitation`,
+// `compactionWire`, `compaction`); where one is absent, family-command.ts looks for the protocol's
+// conventional location instead.
 
 import { readFileSync, statSync } from 'node:fs';
 
@@ -92,6 +95,10 @@ export function loadAdapter(entry: AdapterLocation): LoadedAdapter {
   const authAllowList = raw.authAllowList === undefined ? undefined : authAllowListField(name, adapterFile, raw.authAllowList, auth);
   const lifecycleServer = raw.lifecycleServer === undefined ? undefined : commandField(name, adapterFile, raw, 'lifecycleServer');
   const lifecycleClient = raw.lifecycleClient === undefined ? undefined : commandField(name, adapterFile, raw, 'lifecycleClient');
+  const familyCommands: Partial<Record<FamilyCommandField, string[]>> = {};
+  for (const key of FAMILY_COMMAND_FIELDS) {
+    if (raw[key] !== undefined) familyCommands[key] = commandField(name, adapterFile, raw, key);
+  }
 
   const manifest: AdapterManifest = {
     ...raw,
@@ -102,6 +109,7 @@ export function loadAdapter(entry: AdapterLocation): LoadedAdapter {
     ...(authAllowList ? { authAllowList } : {}),
     ...(lifecycleServer ? { lifecycleServer } : {}),
     ...(lifecycleClient ? { lifecycleClient } : {}),
+    ...familyCommands,
   };
   return { name, cwd, adapterFile, manifest };
 }
@@ -161,7 +169,11 @@ function authAllowListField(name: string, file: string, value: unknown, auth: re
   return [...seen];
 }
 
-type CommandKey = 'server' | 'client' | 'lifecycleServer' | 'lifecycleClient';
+/** The optional base commands of the elicitation and compaction families (the harness appends the mode). */
+export const FAMILY_COMMAND_FIELDS = ['elicitation', 'compactionWire', 'compaction'] as const;
+export type FamilyCommandField = (typeof FAMILY_COMMAND_FIELDS)[number];
+
+type CommandKey = 'server' | 'client' | 'lifecycleServer' | 'lifecycleClient' | FamilyCommandField;
 
 function reasonOf(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

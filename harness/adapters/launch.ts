@@ -20,6 +20,8 @@ export interface LaunchSpec {
    * `undefined` removes a variable.
    */
   env?: Record<string, string | undefined>;
+  /** The child's stdin: this file's content (e.g. a plan written 0600 into the run dir). Default: empty. */
+  stdinFile?: string;
   /** Where the child's stdout goes (appended; created 0600). Ignored when `passStdout`. */
   stdoutFile?: string;
   /** Where the child's stderr goes (may equal stdoutFile: one combined log). */
@@ -192,6 +194,7 @@ export function launch(spec: LaunchSpec): Promise<LaunchedProcess> {
       command: spec.command,
       cwd: spec.cwd,
       env,
+      stdinFile: spec.stdinFile,
       stdoutFile: spec.stdoutFile,
       stderrFile: spec.stderrFile,
       passStdout: spec.passStdout ?? false,

@@ -4,7 +4,8 @@
 //
 // Protocol (see harness/adapters/launch.ts):
 // - stdin, first line: the JSON spec
-//     {command: string[], cwd, env: {..}, stdoutFile?, stderrFile?, passStdout?: boolean, graceMs}
+//     {command: string[], cwd, env: {..}, stdinFile?, stdoutFile?, stderrFile?, passStdout?: boolean, graceMs}
+//   `stdinFile` becomes the child's stdin (a plan the harness wrote); without it the child's stdin is empty.
 //   The spec travels over stdin (not argv) so environment values never show up in `ps`.
 // - stdin, later lines: `{"op":"stop","graceMs":N}` — terminate the child's group.
 // - stdin EOF (the harness process or its worker died, or it asked): terminate the child's group.
@@ -150,12 +151,17 @@ function start(spec) {
   };
   try {
     let sharedFd = null;
+    if (spec.stdinFile) {
+      const fd = openSync(spec.stdinFile, 'r');
+      opened.push(fd);
+      stdio[0] = fd;
+    }
     if (spec.stdoutFile && spec.stdoutFile === spec.stderrFile) sharedFd = open(spec.stdoutFile);
     if (spec.passStdout) stdio[1] = 'inherit';
     else if (spec.stdoutFile) stdio[1] = sharedFd ?? open(spec.stdoutFile);
     if (spec.stderrFile) stdio[2] = sharedFd ?? open(spec.stderrFile);
   } catch (error) {
-    status({ event: 'spawn-error', code: error.code ?? 'EOPEN', message: `cannot open log file: ${error.message}` });
+    status({ event: 'spawn-error', code: error.code ?? 'EOPEN', message: `cannot open the stdin or log file: ${error.message}` });
     process.exit(1);
   }
 

@@ -24,6 +24,15 @@ export interface AdapterManifest {
   /** The lifecycle contract's commands (test control v1), when the adapter has them. */
   lifecycleServer?: string[];
   lifecycleClient?: string[];
+  /**
+   * The elicitation family's base command (ELICITATION-RULES §2): the harness appends `server …`,
+   * `check …` or `client`. Absent: the protocol's conventional location, when the SDK has it.
+   */
+  elicitation?: string[];
+  /** The compaction family's wire adapter (`<paths> server`, `<paths> stdio <scope>`, `host`). */
+  compactionWire?: string[];
+  /** The compaction family's transport adapter (`client`), used by the rejection probe only. */
+  compaction?: string[];
   [extra: string]: unknown;
 }
 

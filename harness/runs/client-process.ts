@@ -15,8 +15,12 @@ export interface ClientProcessSpec {
   cwd: string;
   /** Added to the environment the supervisor passes on. */
   env?: Record<string, string>;
-  /** The client's stdout and stderr, combined. */
+  /** The client's stdout and stderr, combined (stderr only when `stdoutFile` is given). */
   logFile: string;
+  /** The client's stdout on its own, for a client that answers there (a JSON result). */
+  stdoutFile?: string;
+  /** The client's stdin: this file's content (a plan). Default: empty. */
+  stdinFile?: string;
   /** Run watchdog: the client is stopped when it has not exited by then. */
   runMs: number;
   /** Grace between SIGTERM and SIGKILL. */
@@ -41,7 +45,8 @@ export async function runClientProcess(spec: ClientProcessSpec): Promise<ClientP
       command: spec.command,
       cwd: spec.cwd,
       ...(spec.env === undefined ? {} : { env: spec.env }),
-      stdoutFile: spec.logFile,
+      ...(spec.stdinFile === undefined ? {} : { stdinFile: spec.stdinFile }),
+      stdoutFile: spec.stdoutFile ?? spec.logFile,
       stderrFile: spec.logFile,
       graceMs: spec.graceMs,
     });
