@@ -308,10 +308,15 @@ export interface PairVerdict {
   pairFaults: CheckFailure[];
 }
 
-// Planned pure functions (each lands in its own module with its implementation):
-//   load-elicitation-cases.ts  loadElicitationCaseFile(file): Promise<ElicitationCaseFile>, parseElicitationCaseFile(text, file)
-//   generate.ts                buildElicitationCaseFile(binding): ElicitationCaseFile, serializeElicitationCaseFile(file): string
-//   plan-steps.ts              new PairLedger(); ledger.plan(origin, step, secrets): SenderPlan; ledger.record(origin, step, outcome): CheckFailure[];
-//                              pairSchedule(file, selection, published): StepOrigin[]; atomicHelperInput(rows): AtomicInput[];
-//                              publishedCase(row, summary, binding): WireCase
-//   verify/verify-pair.ts      verifyElicitationPair(evidence, file): PairVerdict
+// The pure API, module by module (what the run and the self-tests call):
+//   load-elicitation-cases.ts  loadElicitationCaseFile(file) / parseElicitationCaseFile(text, file) → ElicitationCaseFile (ElicitationCaseFileError names file, path, expectation)
+//   generate.ts                buildElicitationCaseFile(binding), serializeElicitationCaseFile(file), checkElicitationCaseBuild(file)
+//   plan-steps.ts              selectedEntryIds(file, ids?) → Set; pairNeeds(file, selected) → {atomicHelper, unauthenticatedProbe};
+//                              atomicHelperInput(file); wireSchedule(file, selected, published) → {origin, step}[]; needsReceipts(schedule);
+//                              wireEntries(file, published); receiptsPlan(secrets); unauthenticatedProbePlan(endpoint)
+//   pair-ledger.ts             new PairLedger(`<sender> client`); ledger.plan(origin, step, secrets) → SenderPlan;
+//                              ledger.record(origin, step, outcome) → CheckFailure[]; ledger.hasFailed(caseId)
+//   verify/atomic-checks.ts    checkAtomicOutcome(file.atomic, outcome, principal, binding) → {rows, published: PublishedCase[]}
+//                              (a published row's steps are filed under its atomic row's id: PublishedCase.atomicId)
+//   drive-pair.ts              drivePair(input, {runAtomicHelper, runClient}) → PairEvidence (the whole per-pair order, processes injected)
+//   verify/verify-pair.ts      verifyElicitationPair(evidence, file, {selection?}) → PairVerdict (re-derives published rows itself)

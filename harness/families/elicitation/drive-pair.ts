@@ -40,7 +40,7 @@ export async function drivePair(input: DrivePairInput, processes: PairProcesses)
   const ledger = new PairLedger(`${input.sender} client`);
   for (const { origin, step } of schedule) {
     if (ledger.hasFailed(origin.caseId)) continue;
-    const outcome = await processes.runClient(ledger.plan(step, secrets), origin);
+    const outcome = await processes.runClient(ledger.plan(origin, step, secrets), origin);
     ledger.record(origin, step, outcome);
     const recorded: StepEvidence = { ...origin, outcome };
     evidence.steps.push(recorded);

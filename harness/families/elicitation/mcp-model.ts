@@ -24,6 +24,11 @@ function closedObject(value: JsonObject, keys: Record<string, Check>, required: 
 
 const ANNOTATIONS: Record<string, Check> = { title: isString, description: isString };
 
+/** A multi-select string enum (untitled or titled): they differ only in how `items` lists the options. */
+function multiSelect(items: Check): { keys: Record<string, Check>; required: string[] } {
+  return { keys: { ...ANNOTATIONS, type: (v) => v === 'array', default: isStringArray, minItems: isNumber, maxItems: isNumber, items }, required: ['type', 'items'] };
+}
+
 /** The eight published primitive/enum property schemas, each closed. */
 const PROPERTY_VARIANTS: { keys: Record<string, Check>; required: string[] }[] = [
   {
@@ -35,28 +40,8 @@ const PROPERTY_VARIANTS: { keys: Record<string, Check>; required: string[] }[] =
   { keys: { ...ANNOTATIONS, type: (v) => v === 'string', default: isString, enum: isStringArray }, required: ['type', 'enum'] },
   { keys: { ...ANNOTATIONS, type: (v) => v === 'string', default: isString, oneOf: isOptionArray }, required: ['type', 'oneOf'] },
   { keys: { ...ANNOTATIONS, type: (v) => v === 'string', default: isString, enum: isStringArray, enumNames: isStringArray }, required: ['type', 'enum'] },
-  {
-    keys: {
-      ...ANNOTATIONS,
-      type: (v) => v === 'array',
-      default: isStringArray,
-      minItems: isNumber,
-      maxItems: isNumber,
-      items: (v) => isJsonObject(v) && closedObject(v, { type: (t) => t === 'string', enum: isStringArray }, ['type', 'enum']),
-    },
-    required: ['type', 'items'],
-  },
-  {
-    keys: {
-      ...ANNOTATIONS,
-      type: (v) => v === 'array',
-      default: isStringArray,
-      minItems: isNumber,
-      maxItems: isNumber,
-      items: (v) => isJsonObject(v) && closedObject(v, { anyOf: isOptionArray }, ['anyOf']),
-    },
-    required: ['type', 'items'],
-  },
+  multiSelect((v) => isJsonObject(v) && closedObject(v, { type: (t) => t === 'string', enum: isStringArray }, ['type', 'enum'])),
+  multiSelect((v) => isJsonObject(v) && closedObject(v, { anyOf: isOptionArray }, ['anyOf'])),
 ];
 
 function isPropertySchema(value: JsonValue): boolean {

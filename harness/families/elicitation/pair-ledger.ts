@@ -64,8 +64,12 @@ export class PairLedger {
     return rewriteAliases(step.message, this.aliases);
   }
 
-  /** The one-step plan for `step` (rules §4): no expectation in it, `bypass` on every step expected ≠ 200. */
-  plan(step: WireStep, secrets: PairSecrets): SenderPlan {
+  /**
+   * The one-step plan for `step` (rules §4): no expectation in it, `bypass` on every step expected ≠ 200.
+   * Planning a step of an entry that already failed is a harness bug (its dependent steps must not go out).
+   */
+  plan(origin: StepOrigin, step: WireStep, secrets: PairSecrets): SenderPlan {
+    if (this.hasFailed(origin.caseId)) throw new Error(`harness bug: step ${origin.step} of ${origin.caseId} planned after that entry failed`);
     const planStep: PlanStep =
       step.kind === 'upload'
         ? // The digest header travels with the step, so an adapter need not hash to upload (rules §4).

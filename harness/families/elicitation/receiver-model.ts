@@ -37,6 +37,14 @@ const ITEM_KEYS: Record<string, readonly string[]> = {
   inline: ['id', 'kind', 'mediaType', 'selection', 'text', 'gap'],
 };
 
+/** A selected body's octets as a valid MCP body of its stage, or why not. */
+function parseBody(bytes: Buffer, stage: Stage, problemsOf: (value: JsonValue) => string[]): { ok: true; value: JsonObject } | { ok: false; reason: string } {
+  const parsed = parseJsonText(bytes.toString('utf8'));
+  if (!parsed.ok) return { ok: false, reason: 'body is not JSON' };
+  const problems = problemsOf(parsed.value as JsonValue);
+  return problems.length > 0 ? { ok: false, reason: `MCP ${stage}: ${problems.join('; ')}` } : { ok: true, value: parsed.value as JsonObject };
+}
+
 export class ReceiverModel {
   protected readonly stored = new Map<string, Buffer>();
   protected readonly pending = new Map<string, Pending>();
@@ -114,11 +122,9 @@ export class ReceiverModel {
     if (!resolved.ok) return { status: 400, reason: resolved.reason };
     let params: JsonObject | undefined;
     if (resolved.bytes !== undefined) {
-      const parsed = parseJsonText(resolved.bytes.toString('utf8'));
-      if (!parsed.ok) return { status: 400, reason: 'body is not JSON' };
-      const problems = mcpRequestProblems(parsed.value as JsonValue);
-      if (problems.length > 0) return { status: 400, reason: `MCP request: ${problems.join('; ')}` };
-      params = parsed.value as JsonObject;
+      const parsed = parseBody(resolved.bytes, 'request', mcpRequestProblems);
+      if (!parsed.ok) return { status: 400, reason: parsed.reason };
+      params = parsed.value;
       if (parsedMode(params) !== elicitation.mode) return { status: 400, reason: 'metadata mode differs from the parsed mode' };
     }
     const session = event.session;
@@ -139,11 +145,9 @@ export class ReceiverModel {
     if (!resolved.ok) return { status: 400, reason: resolved.reason };
     let result: JsonObject | undefined;
     if (resolved.bytes !== undefined) {
-      const parsed = parseJsonText(resolved.bytes.toString('utf8'));
-      if (!parsed.ok) return { status: 400, reason: 'body is not JSON' };
-      const problems = mcpResultProblems(parsed.value as JsonValue);
-      if (problems.length > 0) return { status: 400, reason: `MCP result: ${problems.join('; ')}` };
-      result = parsed.value as JsonObject;
+      const parsed = parseBody(resolved.bytes, 'result', mcpResultProblems);
+      if (!parsed.ok) return { status: 400, reason: parsed.reason };
+      result = parsed.value;
       if (result.action !== elicitation.action) return { status: 400, reason: 'metadata action differs from the parsed action' };
       const mode = elicitation.mode as 'form' | 'url';
       const placement = contentPlacementProblems(result, mode);

@@ -88,7 +88,7 @@ export async function simulatePair(file: ElicitationCaseFile, options: { selecti
   };
 
   const runClient = async (plan: SenderPlan): Promise<ProcessOutcome> => {
-    plans.push(structuredClone(plan));
+    plans.push(plan);
     const [step] = plan.steps;
     const bytes = Buffer.from(step.bytes, 'base64');
     if (step.path === '/receipts') {
