@@ -59,7 +59,8 @@ const KNOWN_CROSSINGS: ReadonlyArray<readonly [string, string]> = [
   ['fuzz/triage.ts', 'families/core/verify/verify-run.ts'],
   ['runs/client-run.ts', 'families/core/verify/verify-run.ts'],
   // Per-family tables in shared modules: the fixture generators, the configured rows the baseline
-  // checks, the receiver-probe rows of the matrix report; each belongs behind the Family interface.
+  // checks, the receiver-probe rows and the runner-shaped JSON of the matrix report; each belongs
+  // behind the Family interface.
   ['baseline/configured-rows.ts', 'families/auth/client-probe-cases.ts'],
   ['baseline/configured-rows.ts', 'families/auth/probes.ts'],
   ['baseline/configured-rows.ts', 'families/catalogue/catalogue-receiver-probes.ts'],
@@ -71,6 +72,9 @@ const KNOWN_CROSSINGS: ReadonlyArray<readonly [string, string]> = [
   ['generate/fixture-targets.ts', 'families/elicitation/case-types.ts'],
   ['generate/fixture-targets.ts', 'families/elicitation/generate.ts'],
   ['generate/fixture-targets.ts', 'families/elicitation/lint-elicitation-case-file.ts'],
+  ['baseline/configured-rows.ts', 'families/elicitation/case-rows.ts'],
+  ['baseline/configured-rows.ts', 'families/elicitation/load-elicitation-cases.ts'],
+  ['baseline/configured-rows.ts', 'families/elicitation/pairs.ts'],
   ['baseline/configured-rows.ts', 'families/isolation/isolation-cases.ts'],
   ['baseline/configured-rows.ts', 'families/isolation/isolation-scenario.ts'],
   ['baseline/configured-rows.ts', 'families/lifecycle/load-lifecycle-scenarios.ts'],
@@ -79,6 +83,7 @@ const KNOWN_CROSSINGS: ReadonlyArray<readonly [string, string]> = [
   ['generate/fixture-targets.ts', 'families/lifecycle/coverage.ts'],
   ['generate/fixture-targets.ts', 'families/lifecycle/generate.ts'],
   ['generate/fixture-targets.ts', 'families/lifecycle/scenario-types.ts'],
+  ['reporters/matrix-reporter.ts', 'families/elicitation/report-json.ts'],
   ['reporters/matrix-reporter.ts', 'families/lifecycle/receiver-probe-suite.ts'],
   // acquireToken is trust machinery that lives with the auth probes.
   ['auth/event-auth-wire.ts', 'families/auth/probes.ts'],
