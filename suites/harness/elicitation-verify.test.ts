@@ -94,6 +94,19 @@ class ReplacingDuplicateReceiver extends ReceiverModel {
   }
 }
 
+/** Treats an upload right after one of the same size as an overwrite of that ref: stored bytes change under it. */
+class OverwritingReceiver extends ReceiverModel {
+  private last: { ref: string; size: number } | undefined;
+  override upload(bytes: Buffer, headers: Record<string, string> | undefined): ReturnType<ReceiverModel['upload']> {
+    const outcome = super.upload(bytes, headers);
+    if (outcome.status !== 201) return outcome;
+    const reused = this.last !== undefined && this.last.size === bytes.length ? this.last.ref : outcome.descriptor.ref;
+    this.stored.set(reused, Buffer.from(bytes));
+    this.last = { ref: reused, size: bytes.length };
+    return { status: 201, descriptor: { ...outcome.descriptor, ref: reused } };
+  }
+}
+
 describe.each(['upload', 'inline'] as const)('elicitation verifier, %s binding', (binding) => {
   const file = FILES[binding];
 
@@ -172,6 +185,12 @@ describe.each(['upload', 'inline'] as const)('elicitation verifier, %s binding',
     });
     expect(failed(verdict)).toEqual(only(entriesWithReceipts(file), L.receipts));
     expect(partiesOf(verdict, 'form-decline')).toEqual(['either']);
+  });
+
+  test('a receiver that overwrites stored bytes under an earlier ref fails only the immutable-ref probe', async () => {
+    const verdict = await run(file, { receiver: (token) => new OverwritingReceiver(token) });
+    expect(failed(verdict)).toEqual({ 'probe/upload-immutable-ref': [L.refMutated] });
+    expect(partiesOf(verdict, 'probe/upload-immutable-ref')).toEqual(['receiver']);
   });
 
   test('/receipts answering without the bearer fails only the unauthenticated probe', async () => {
