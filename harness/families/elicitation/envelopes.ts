@@ -147,9 +147,11 @@ function applyMutation(mutation: Mutation, input: EnvelopeInput, envelopes: Reco
       item.gap = { reason: 'Unavailable selected body' };
       return;
     }
-    case 'bad-digest':
-      ((itemOf(envelopes.request, 'request').body as JsonObject) ?? {}).sha256 = ZERO_DIGEST;
+    case 'bad-digest': {
+      const body = itemOf(envelopes.request, 'request').body;
+      if (isJsonObject(body)) body.sha256 = ZERO_DIGEST;
       return;
+    }
     case 'missing-upload':
       // Not an envelope change: the case's steps leave out the request upload (wire-cases.ts).
       return;
