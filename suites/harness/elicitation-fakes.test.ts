@@ -55,13 +55,30 @@ describe.concurrent('lying receivers', () => {
     expect((await receiver.intercept(digest)).status).toBe(400);
   });
 
-  test('form-default-applied: a request without mode is recorded with mode form; one with a mode verbatim', async () => {
-    const receiver = await fakeReceiver('form-default-applied');
+  test('default-mode-injected: a request without mode is recorded with mode form; one with a mode verbatim', async () => {
+    const receiver = await fakeReceiver('default-mode-injected');
     const { mode: _mode, ...withoutMode } = FORM_REQUEST;
     await openRequest(receiver, fresh('default'), withoutMode);
     expect((await receiver.receipts()).at(-1)!['summary']).toEqual({ request: { mode: 'form', ...withoutMode } });
     await openRequest(receiver, fresh('explicit'));
     expect((await receiver.receipts()).at(-1)!['summary']).toEqual({ request: FORM_REQUEST });
+  });
+
+  test('form-default-applied: a field the answer left out is recorded with its default; a submitted one as sent', async () => {
+    const receiver = await fakeReceiver('form-default-applied');
+    const schema = FORM_REQUEST['requestedSchema'] as JsonObject;
+    const properties = schema['properties'] as JsonObject;
+    const request = { ...FORM_REQUEST, requestedSchema: { ...schema, properties: { ...properties, tags: { ...(properties['tags'] as JsonObject), default: ['b'] } } } };
+    const name = fresh('field-default');
+    await openRequest(receiver, name, request);
+    const answer = { action: 'accept', content: { answer: 'explicit' } };
+    const body = await receiver.uploaded(answer);
+    expect((await receiver.intercept(envelope({ binding: 'upload', stage: 'result', name, body }))).status).toBe(200);
+    const recorded = ((await receiver.receipts()).at(-1)!['summary'] as JsonObject)['result'];
+    expect(recorded).toEqual({ action: 'accept', content: { answer: 'explicit', tags: ['b'] } });
+    const complete = await openRequest(receiver, fresh('submitted'), request);
+    expect((await receiver.intercept(complete)).status).toBe(200);
+    expect(((await receiver.receipts()).at(-1)!['summary'] as JsonObject)['result']).toEqual(FORM_ACCEPT);
   });
 
   test('principal-from-source: a result names the event source as its principal', async () => {

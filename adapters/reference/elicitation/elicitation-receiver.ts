@@ -31,6 +31,8 @@ export interface ReceiverParts {
   authenticatedSource(principal: string, event: JsonObject): string;
   /** The MCP params a receipt records for a selected request body: verbatim. */
   recordedParams(params: JsonObject): JsonObject;
+  /** The MCP result a receipt records for a selected result body (beside its request's params): verbatim. */
+  recordedResult(result: JsonObject, params: JsonObject): JsonObject;
 }
 
 export interface ReceiverOptions {
@@ -46,6 +48,7 @@ export function honestReceiverParts(readBody: BodyReader): ReceiverParts {
     pending: new PendingRequests(),
     authenticatedSource: (principal) => principal,
     recordedParams: (params) => params,
+    recordedResult: (result) => result,
   };
 }
 
@@ -157,7 +160,12 @@ export class ElicitationReceiver {
         const problem = validators.submitted(request.params['requestedSchema'], result['content'] ?? {});
         if (problem !== undefined) refuse(`submitted content against the requested schema: ${problem}`);
       }
-      summary = { request: cloneJson(parts.recordedParams(request.params)), result: cloneJson(result), provenance, externalCompletion: false };
+      summary = {
+        request: cloneJson(parts.recordedParams(request.params)),
+        result: cloneJson(parts.recordedResult(result, request.params)),
+        provenance,
+        externalCompletion: false,
+      };
     } else {
       summary = { selection: { request: request.selection, result: read.view.selection }, bodyValidation: 'not-selected', provenance, externalCompletion: false };
     }
