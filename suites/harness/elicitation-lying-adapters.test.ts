@@ -51,7 +51,8 @@ const CONCURRENT = 'concurrent-reverse-settlement';
 // sender that sent something else from a receiver that recorded something else (`either`).
 const LIES: Lie[] = [
   { fake: 'gap-accepted', role: 'receiver', touched: ['selected-request-gap-fails-closed'], labels: [INTERCEPT_400_GOT_200], party: 'receiver', controls: [METADATA_ACCEPTED] },
-  { fake: 'form-default-applied', role: 'receiver', touched: ['form-default-mode'], labels: [LABELS.receiptsDiffer], party: 'receiver', controls: [METADATA_ACCEPTED] },
+  { fake: 'form-default-applied', role: 'receiver', touched: ['submitted-form-default-not-injected'], labels: [LABELS.receiptsDiffer], party: 'receiver', controls: ['submitted-form-default-not-applied'] },
+  { fake: 'default-mode-injected', role: 'receiver', touched: ['form-default-mode'], labels: [LABELS.receiptsDiffer], party: 'receiver', controls: [METADATA_ACCEPTED] },
   { fake: 'principal-from-source', role: 'receiver', touched: [METADATA_ACCEPTED], labels: [LABELS.receiptsDiffer], party: 'receiver', controls: ['probe/upload-wrong-credential'] },
   { fake: 'failed-result-consumes-pending', role: 'receiver', touched: [CONCURRENT], labels: [INTERCEPT_200_GOT_400], party: 'either', controls: ['correlation-metadata-wrong-session'] },
   { fake: 'duplicate-replaces-pending', role: 'receiver', touched: [CONCURRENT], labels: [INTERCEPT_400_GOT_200], party: 'receiver', controls: [METADATA_ACCEPTED] },
