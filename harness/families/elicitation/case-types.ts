@@ -7,6 +7,7 @@
 // Data flows one way: case file → plan-steps (one plan per step, from what the pair confirmed so far)
 // → the run (processes, outside this folder's pure modules) → PairEvidence → verify/ → verdicts.
 
+import type { ElicitationBinding } from '../../config/define-config.ts';
 import type { JsonObject, JsonValue } from '../../protocol/json.ts';
 
 // ---------------------------------------------------------------------------------------------------
@@ -16,8 +17,9 @@ import type { JsonObject, JsonValue } from '../../protocol/json.ts';
  * `upload`: MCP bodies are uploaded first and referenced as `body:{ref,size,sha256}` (what the SDK
  * adapters speak today). `inline`: the current draft's text parts, mapped as rules §14 proposes.
  */
-export const ELICITATION_BINDINGS = ['upload', 'inline'] as const;
-export type ElicitationBinding = (typeof ELICITATION_BINDINGS)[number];
+// One list for the config's `elicitation.binding` and the case file's `binding`.
+export { ELICITATION_BINDINGS } from '../../config/define-config.ts';
+export type { ElicitationBinding };
 
 export interface ElicitationCaseFile {
   version: 1;
