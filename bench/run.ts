@@ -7,9 +7,10 @@ import { coreBench } from './core.bench.ts';
 import { fuzzBench } from './fuzz.bench.ts';
 import { gridBench } from './grid.bench.ts';
 import { fuzzThreadsBench } from './fuzz-threads.bench.ts';
+import { elicitationBench } from './elicitation.bench.ts';
 import { consoleOutput, sinkValue, type Bench } from './lib/measure.ts';
 
-const BENCHES: Bench[] = [schemaCompileBench, oracleBench, coreBench, fuzzBench, fuzzThreadsBench, gridBench];
+const BENCHES: Bench[] = [schemaCompileBench, oracleBench, coreBench, fuzzBench, fuzzThreadsBench, gridBench, elicitationBench];
 
 // Bench names come first; options after them belong to the benches (e.g. `grid --fakes`).
 const args = process.argv.slice(2);

@@ -28,6 +28,18 @@ export interface Watchdogs {
   runMs?: number;
 }
 
+export const ELICITATION_BINDINGS = ['upload', 'inline'] as const;
+/**
+ * How elicitation bodies travel (ELICITATION-RULES §14): `upload`, the MCP JSON uploaded first and named
+ * by `body:{ref,size,sha256}` (what SDK adapters speak today), or `inline`, the current draft's text part.
+ */
+export type ElicitationBinding = (typeof ELICITATION_BINDINGS)[number];
+
+export interface ElicitationSettings {
+  /** Default `upload`. `inline` also changes the default case file (`fixtures/elicitation-inline.json`). */
+  binding?: ElicitationBinding;
+}
+
 export interface UserConfig {
   /** Directory of draft JSON Schemas laid out like the canonical `schema/draft`. */
   schemas?: string;
@@ -48,6 +60,8 @@ export interface UserConfig {
    * A listed row that fails is an expected failure; a listed row that passes fails the run as stale.
    */
   baseline?: string;
+  /** The elicitation family's settings. */
+  elicitation?: ElicitationSettings;
   /** Blind mode: clients get decoy expectations and opaque ids (also `AHP_BLIND=1`). */
   blind?: boolean;
   /**

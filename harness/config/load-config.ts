@@ -17,8 +17,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import {
   AUTH_MODES,
+  ELICITATION_BINDINGS,
   TRANSPORTS,
   type AuthMode,
+  type ElicitationBinding,
   type Pairing,
   type Transport,
 } from './define-config.ts';
@@ -54,6 +56,8 @@ export interface ResolvedConfig {
   baseline: string | null;
   /** Blind mode (harness/runs/blind.ts): config `blind`, overridden by AHP_BLIND. */
   blind: boolean;
+  /** The elicitation family's binding (default `upload`). */
+  elicitation: { binding: ElicitationBinding };
   /** A previous run's reports directory or JSON report to compare with (config `compare`, overridden by AHP_COMPARE), or null. */
   compare: string | null;
 }
@@ -92,11 +96,15 @@ export const CONFIG_KEYS = [
   'baseline',
   'blind',
   'compare',
+  'elicitation',
 ] as const;
 
 const ADAPTER_KEYS = ['name', 'cwd', 'adapterFile'] as const;
 const PAIRING_KEYS = ['server', 'client'] as const;
 const WATCHDOG_KEYS = ['startupMs', 'runMs'] as const;
+const ELICITATION_KEYS = ['binding'] as const;
+/** The case file of each elicitation binding when `scenarios.elicitation` names none. */
+const ELICITATION_CASE_FILES: Record<ElicitationBinding, string> = { upload: 'elicitation.json', inline: 'elicitation-inline.json' };
 const DEFAULT_WATCHDOGS = { startupMs: 20_000, runMs: 120_000 } as const;
 const DEFAULT_PARALLELISM = 2;
 const MODULE_EXTENSIONS = ['.ts', '.mts', '.mjs', '.js'];
@@ -137,6 +145,18 @@ export async function resolveConfig(raw: unknown, file: string, env: NodeJS.Proc
       const field = `scenarios${propertyPath(suite)}`;
       if (suite.trim() === '') v.fail(field, 'expected a non-empty suite name as the key');
       scenarios[suite] = path.resolve(dir, v.string(value, field));
+    }
+  }
+
+  let elicitation: { binding: ElicitationBinding } = { binding: 'upload' };
+  if (config.elicitation !== undefined) {
+    const given = v.object(config.elicitation, 'elicitation', "an object { binding?: 'upload' | 'inline' }");
+    v.knownKeys(given, 'elicitation', ELICITATION_KEYS);
+    if (given.binding !== undefined) {
+      if (typeof given.binding !== 'string' || !(ELICITATION_BINDINGS as readonly string[]).includes(given.binding)) {
+        v.fail('elicitation.binding', `expected one of ${ELICITATION_BINDINGS.join(', ')} (how elicitation bodies travel), got ${describeValue(given.binding)}`);
+      }
+      elicitation = { binding: given.binding as ElicitationBinding };
     }
   }
 
@@ -218,7 +238,15 @@ export async function resolveConfig(raw: unknown, file: string, env: NodeJS.Proc
   // A path on the command line's environment is the caller's, so it resolves against the working directory.
   const fromEnv = nonEmpty(env.AHP_COMPARE);
   const compare = fromEnv !== undefined ? path.resolve(process.cwd(), fromEnv) : config.compare === undefined || config.compare === null ? null : path.resolve(dir, v.string(config.compare, 'compare'));
-  return { file, dir, schemas, scenarios, adapters, transports, auth, pairings, watchdogs, parallelism, reports, baseline, blind, compare };
+  return { file, dir, schemas, scenarios, adapters, transports, auth, pairings, watchdogs, parallelism, reports, baseline, blind, compare, elicitation };
+}
+
+/**
+ * The elicitation family's case file: `scenarios.elicitation` when the config names one, else our
+ * file of the configured binding (so a config written before the family still runs it).
+ */
+export function elicitationCaseFile(config: Pick<ResolvedConfig, 'scenarios' | 'elicitation'>): string {
+  return config.scenarios.elicitation ?? path.join(projectRoot(), 'fixtures', ELICITATION_CASE_FILES[config.elicitation.binding]);
 }
 
 /** How a config module is imported: natively by default; the installed package passes vite's runner for `.ts`. */

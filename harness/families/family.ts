@@ -44,9 +44,9 @@ export interface Family {
   /**
    * The shape of the family's `reports/<name>.json` (reporters/matrix-reporter.ts): `core` the Python
    * matrix runner's, `lifecycle` the lifecycle-style runners' (with receiver probes), `isolation` the
-   * sender-isolation runner's, `compaction` the compaction wire runner's. Only matrix families write one.
+   * sender-isolation runner's, `compaction` and `elicitation` those wire runners'. Only matrix families write one.
    */
-  reportShape?: 'core' | 'lifecycle' | 'isolation' | 'compaction';
+  reportShape?: 'core' | 'lifecycle' | 'isolation' | 'compaction' | 'elicitation';
   /**
    * What the HTML page calls the matrix's rows and columns. Default: receivers and senders, the
    * lifecycle rules' words; core says servers and clients.
@@ -70,6 +70,9 @@ export const FAMILIES: readonly Family[] = [
   { name: 'catalogue', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS, adapterKeys: LIFECYCLE_KEYS, reportShape: 'lifecycle', hooks: () => import('./catalogue/hooks.ts') },
   // An adapter's lifecycle client is the sender, against a capture origin the harness owns.
   { name: 'isolation', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS, adapterKeys: LIFECYCLE_KEYS, reportShape: 'isolation', hooks: () => import('./isolation/hooks.ts') },
+  // One run per directed pair: a receiver, the atomic helper, then one sender process per step (the
+  // rules' 219 of them), each bounded by its own watchdog, the whole run by the suite's run bound.
+  { name: 'elicitation', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS, adapterKeys: ['elicitation'], reportShape: 'elicitation', hooks: () => import('./elicitation/hooks.ts') },
   // Each sender's host against each receiver (COMPACTION-RULES); the rows of a pair share one run.
   { name: 'compaction', matrix: true, shards: false, timeouts: MATRIX_TIMEOUTS, adapterKeys: ['compactionWire'], reportShape: 'compaction', hooks: () => import('./compaction/hooks.ts') },
   // Raw-wire probes run one after another per server (receipts are diffed around each), each bounded

@@ -5,7 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 import { AUTH_MODES, TRANSPORTS, type AuthMode, type Transport } from '../config/define-config.ts';
 import { FLAGS } from './cli-flags.ts';
-import { isSuite, type Suite } from './suite-projects.ts';
+import { isSuite, SUITES, type Suite } from './suite-projects.ts';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -60,7 +60,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
   };
   const suites = list('suite');
   for (const suite of suites ?? []) {
-    if (!isSuite(suite)) throw new UsageError(`--suite: "${suite}" is not one of core, lifecycle, catalogue, isolation, auth`);
+    if (!isSuite(suite)) throw new UsageError(`--suite: "${suite}" is not one of ${SUITES.join(', ')}`);
   }
   const run: CliRun = {
     command: 'run',

@@ -48,6 +48,7 @@ export async function writeConfigSnapshot(config: UserConfig, file: string): Pro
     ...(resolved.baseline ? { baseline: resolved.baseline } : {}),
     blind: resolved.blind,
     ...(resolved.compare ? { compare: resolved.compare } : {}),
+    elicitation: resolved.elicitation,
   };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ahp-config-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));

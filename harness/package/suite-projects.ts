@@ -16,7 +16,7 @@ import { matrixReports } from '../reporters/matrix-reports-plugin.ts';
  * harness/families/family.ts, spelt out for the CLI's types (suites/harness/dependency-direction.test.ts
  * checks the two lists are one).
  */
-export const SUITES = ['core', 'lifecycle', 'catalogue', 'isolation', 'compaction', 'auth'] as const;
+export const SUITES = ['core', 'lifecycle', 'catalogue', 'isolation', 'elicitation', 'compaction', 'auth'] as const;
 export type Suite = (typeof SUITES)[number];
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { BaselineEntry } from '../baseline/baseline.ts';
-import { loadConfig, type ResolvedConfig } from '../config/load-config.ts';
+import { elicitationCaseFile, loadConfig, type ResolvedConfig } from '../config/load-config.ts';
 import type { MatrixRowMeta } from '../setup/grouped-suite.ts';
 import type { ReceiverProbeMeta } from '../lifecycle-adapters/receiver-probe-suite.ts';
 import type { BaselineMeta } from '../baseline/apply-baseline.ts';
@@ -15,6 +15,7 @@ import { adaptersOf, configShown, reproduceCommand } from './run-header.ts';
 import { loadPageReports, writeAtomically, writePage } from './write-page.ts';
 import { suiteOfProject } from '../setup/project-suite.ts';
 import { FAMILIES } from '../families/family.ts';
+import { elicitationJson } from './elicitation-json.ts';
 import { groupAxes } from './group-axes.ts';
 
 type GroupStatus = 'passed' | 'failed' | 'skipped' | 'inapplicable' | 'unsupported';
@@ -135,6 +136,7 @@ export default class MatrixReporter implements Reporter {
   }
 
   private writePageReport(config: ResolvedConfig, project: string, rows: RecordedRow[], probes: ProbeReport[], stale: BaselineEntry[]): void {
+    const scenarioFile = project === 'elicitation' ? elicitationCaseFile(config) : config.scenarios[project];
     const report: PageReport = buildPageReport({
       project,
       run: {
@@ -143,7 +145,7 @@ export default class MatrixReporter implements Reporter {
         startedAt: this.startedAt.toISOString(),
         durationMs: Date.now() - this.startedAt.getTime(),
         adapters: adaptersOf(config),
-        ...(config.scenarios[project] ? { scenarioFile: config.scenarios[project] } : {}),
+        ...(scenarioFile ? { scenarioFile } : {}),
         baseline: config.baseline,
         blind: config.blind,
       },
@@ -195,7 +197,15 @@ export default class MatrixReporter implements Reporter {
     mkdirSync(dir, { recursive: true });
     const shape = FAMILIES.find((family) => family.name === project)?.reportShape ?? 'lifecycle';
     const json =
-      shape === 'core' ? coreJson(groups) : shape === 'isolation' ? isolationJson(groups) : shape === 'compaction' ? compactionJson(groups) : familyJson(project, groups, probes);
+      shape === 'core'
+        ? coreJson(groups)
+        : shape === 'isolation'
+          ? isolationJson(groups)
+          : shape === 'compaction'
+            ? compactionJson(groups)
+            : shape === 'elicitation'
+              ? elicitationJson(groups)
+              : familyJson(project, groups, probes);
     writeAtomically(path.join(dir, `${project}.json`), `${JSON.stringify(json, null, 2)}\n`);
     const markdown = renderMarkdown(project, groups, probes);
     writeAtomically(path.join(dir, `${project}-matrix.md`), markdown);
@@ -446,14 +456,16 @@ function tally(values: string[]): Record<string, number> {
 }
 
 function renderMarkdown(project: string, groups: GroupReport[], probes: ProbeReport[]): string {
+  // Elicitation pairs are named sender first (the client sends to the server's receiver).
+  const senderFirst = project === 'elicitation';
   const lines = [
     `## ${project} matrix`,
     '',
-    '| server → client | transport | auth | status | passed | failed | expected failures | skipped |',
+    `| ${senderFirst ? 'sender → receiver' : 'server → client'} | transport | auth | status | passed | failed | expected failures | skipped |`,
     '| --- | --- | --- | --- | ---: | ---: | ---: | ---: |',
     ...groups.map(
       (g) =>
-        `| ${g.server} → ${g.client} | ${g.transport} | ${g.auth} | ${g.status} | ${g.counts.passed} | ${g.counts.failed} | ${g.counts['expected-failure']} | ${g.counts.skipped} |`,
+        `| ${senderFirst ? `${g.client} → ${g.server}` : `${g.server} → ${g.client}`} | ${g.transport} | ${g.auth} | ${g.status} | ${g.counts.passed} | ${g.counts.failed} | ${g.counts['expected-failure']} | ${g.counts.skipped} |`,
     ),
     '',
   ];

@@ -19,8 +19,15 @@ export interface LogTailOptions {
 
 /** The redacted tail of `file` as lines; `undefined` when the file cannot be read, `[]` when it is empty. */
 export function readLogTail(file: string, options: LogTailOptions = {}): string[] | undefined {
-  const maxBytes = options.maxBytes ?? 8192;
-  let text: string;
+  const tail = readFileTail(file, options.maxBytes ?? 8192);
+  if (tail === undefined) return undefined;
+  // A cut in the middle of the first line would show half a line (or half a character): drop it.
+  const text = tail.cut ? tail.text.slice(tail.text.indexOf('\n') + 1) : tail.text;
+  return tailLines(redactSecrets(text, options.secrets), options.maxLines ?? 20, options.maxLineChars ?? 300);
+}
+
+/** The last `maxBytes` of `file` as UTF-8 (`cut`: the file is longer); `undefined` when it cannot be read. */
+export function readFileTail(file: string, maxBytes: number): { text: string; cut: boolean } | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
@@ -28,15 +35,12 @@ export function readLogTail(file: string, options: LogTailOptions = {}): string[
     const length = Math.min(size, maxBytes);
     const buffer = Buffer.alloc(length);
     readSync(fd, buffer, 0, length, size - length);
-    text = buffer.toString('utf8');
-    // A cut in the middle of the first line would show half a line (or half a character): drop it.
-    if (size > length) text = text.slice(text.indexOf('\n') + 1);
+    return { text: buffer.toString('utf8'), cut: size > length };
   } catch {
     return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  return tailLines(redactSecrets(text, options.secrets), options.maxLines ?? 20, options.maxLineChars ?? 300);
 }
 
 /** The last `maxLines` non-blank lines of `text`, each cut to `maxLineChars`. */

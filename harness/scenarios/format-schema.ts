@@ -168,7 +168,8 @@ export class FormatSchema {
         // A missing op is already reported by `required`.
         if (params.tagValue === undefined) return undefined;
         return {
-          path: joinPath(at, 'op'),
+          // ajv names the discriminating key (`op` for lifecycle steps, `kind` for elicitation steps).
+          path: joinPath(at, typeof params.tag === 'string' ? params.tag : 'op'),
           problem: `expected one of ${this.options.ops.map((op) => JSON.stringify(op)).join(', ')}, got ${describeValue(params.tagValue)}`,
         };
       case 'dependentRequired':

@@ -79,7 +79,7 @@ describe('configuredRows (what an entry may name)', () => {
     const config = await loadConfig({ file: path.join(projectRoot(), 'adapters.config.ts') });
     const rows = await configuredRows(config);
     const projects = new Set(rows.map((row) => row.project));
-    expect([...projects].sort()).toEqual(['auth', 'catalogue', 'compaction', 'core', 'isolation', 'lifecycle']);
+    expect([...projects].sort()).toEqual(['auth', 'catalogue', 'compaction', 'core', 'elicitation', 'isolation', 'lifecycle']);
     expect(rows).toContainEqual({ project: 'compaction', group: 'reference→reference stdio/none', id: 'probe:legacy-body' });
     expect(rows).toContainEqual({ project: 'isolation', group: 'reference→reference http/bearer', id: 'sender-isolation' });
     expect(rows).toContainEqual({ project: 'catalogue', group: 'reference→reference stdio/none', id: expect.any(String) });

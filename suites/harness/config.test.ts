@@ -72,6 +72,7 @@ describe('loadConfig: the default config', () => {
       baseline: null,
       blind: false,
       compare: null,
+      elicitation: { binding: 'upload' },
     });
   });
 
@@ -105,6 +106,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       baseline: null,
       blind: false,
       compare: null,
+      elicitation: { binding: 'upload' },
     });
     const config = await loadConfig({ env: { AHP_CONFIG: file } });
     const conf = path.join(tmp, 'conf');
@@ -130,6 +132,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       baseline: null,
       blind: false,
       compare: null,
+      elicitation: { binding: 'upload' },
     });
   });
 
@@ -157,6 +160,7 @@ describe('loadConfig: JSON config selected by AHP_CONFIG', () => {
       baseline: null,
       blind: false,
       compare: null,
+      elicitation: { binding: 'upload' },
     });
   });
 

@@ -18,7 +18,7 @@ describe('family hooks', () => {
   });
 
   test('the fixture targets are the families\' own, in the family list\'s order', () => {
-    expect(FIXTURE_TARGETS.map((target) => target.name)).toEqual(['core', 'lifecycle', 'catalogue', 'compaction']);
+    expect(FIXTURE_TARGETS.map((target) => target.name)).toEqual(['core', 'lifecycle', 'catalogue', 'elicitation', 'elicitation-inline', 'compaction']);
   });
 
   test('a provided hook is returned; a missing one names the family file and the hook', async () => {
@@ -28,7 +28,7 @@ describe('family hooks', () => {
   });
 
   test('an unknown family is refused with the known ones', async () => {
-    await expect(familyHooks('no-such-family')).rejects.toThrow(/no family "no-such-family" in harness\/families\/family\.ts \(known: core, lifecycle, catalogue, isolation, compaction, auth/);
+    await expect(familyHooks('no-such-family')).rejects.toThrow(/no family "no-such-family" in harness\/families\/family\.ts \(known: core, lifecycle, catalogue, isolation, elicitation, compaction, auth/);
   });
 });
 

@@ -82,7 +82,7 @@ describe('parseCliArgs', () => {
     [['--bogus'], "Unknown option '--bogus' (see --help)"],
     [['--transport', 'carrier'], '--transport: "carrier" is not one of http, stdio'],
     [['--auth', 'basic'], '--auth: "basic" is not one of none, bearer, oauth, mtls, workload'],
-    [['--suite', 'fuzz'], '--suite: "fuzz" is not one of core, lifecycle, catalogue, isolation, auth'],
+    [['--suite', 'fuzz'], '--suite: "fuzz" is not one of core, lifecycle, catalogue, isolation, elicitation, auth'],
     [['--adapter', 'go'], '--adapter: expected NAME=VALUE, got "go"'],
     [['--scenarios', '=x.json'], '--scenarios: expected NAME=VALUE, got "=x.json"'],
     [['--shard', '4/3'], '--shard: expected I/N with 1 <= I <= N, got "4/3"'],
@@ -164,6 +164,7 @@ test('the snapshot carries every config key, so a key added to the config cannot
     baseline: 'baseline.json',
     blind: true,
     compare: 'previous',
+    elicitation: { binding: 'inline' },
   };
   const { file } = await writeConfigSnapshot(every, path.join(dir, 'ahp.config.json'));
   expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object).sort()).toEqual([...CONFIG_KEYS].sort());

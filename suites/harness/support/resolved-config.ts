@@ -19,6 +19,7 @@ export function resolvedConfig(overrides: Partial<ResolvedConfig> = {}): Resolve
     baseline: null,
     blind: false,
     compare: null,
+    elicitation: { binding: 'upload' },
     ...overrides,
   };
 }
