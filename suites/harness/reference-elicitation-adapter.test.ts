@@ -272,6 +272,9 @@ describe('receiver, inline binding', () => {
     ['text that is not JSON', (message: JsonObject) => {
       itemOf(message, 'request')['text'] = '{"mode": "form",';
     }],
+    ['text that repeats a key', (message: JsonObject) => {
+      itemOf(message, 'request')['text'] = '{"message":"a","message":"b","requestedSchema":{"type":"object","properties":{}}}';
+    }],
     ['a legacy body:{ref} on a text part', (message: JsonObject) => {
       itemOf(message, 'request')['body'] = { ref: 'x' };
     }],
@@ -287,6 +290,9 @@ describe('receiver, inline binding', () => {
     }],
   ])('%s: 400', async (_label, mutate) => {
     const message = envelope({ binding: 'inline', stage: 'request', name: fresh('inline-refused'), text: bodyBytes(FORM_REQUEST).toString('utf8') });
+    // The unmutated message is accepted (under another name), so each 400 is the mutation's.
+    const control = envelope({ binding: 'inline', stage: 'request', name: fresh('inline-control'), text: bodyBytes(FORM_REQUEST).toString('utf8') });
+    expect((await receiver.intercept(control)).status).toBe(200);
     mutate(message);
     expect((await receiver.intercept(message)).status).toBe(400);
   });

@@ -10,6 +10,7 @@
 import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from '../../../harness/protocol/json.ts';
 import type { ElicitationBinding, Stage } from './binding.ts';
 import type { ElicitationValidators } from './body-validators.ts';
+import { hasDuplicateKey } from './duplicate-keys.ts';
 import { bodyReader, type UploadLookup } from './selected-body.ts';
 
 export interface StagedResult {
@@ -65,12 +66,14 @@ export function stageRow(row: JsonObject, options: StagingOptions): Staging {
       const view = read(itemOf(row[stage], stage));
       if (!view.ok) reject(`${stage}: ${view.reason}`);
       if (view.view.selection !== 'body') reject(`${stage}: ${view.view.selection} selection cannot authorize execution`);
+      const text = view.view.bytes.toString('utf8');
       let value: unknown;
       try {
-        value = JSON.parse(view.view.bytes.toString('utf8'));
+        value = JSON.parse(text);
       } catch {
         reject(`${stage}: the body is not JSON`);
       }
+      if (hasDuplicateKey(text)) reject(`${stage}: the body repeats a key within one object`);
       const invalid = stage === 'request' ? options.validators.request(value) : options.validators.result(value);
       if (invalid !== undefined) reject(`${stage}: ${invalid}`);
       return value as JsonObject;

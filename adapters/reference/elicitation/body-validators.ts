@@ -12,6 +12,8 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { jsonKey } from '../../../harness/protocol/json.ts';
 import { parseJsonText } from '../../../harness/protocol/json-text.ts';
 import { ajv } from '../../../harness/protocol/standalone-cache.ts';
+import type { Log } from '../lib/log.ts';
+import { exitWith } from '../lib/process-main.ts';
 import type { ElicitationBinding, Stage } from './binding.ts';
 import { envelopeSchema } from './envelope-schemas.ts';
 
@@ -116,4 +118,14 @@ export function loadElicitationValidators(schemaDir: string, binding: Elicitatio
       return typeof form === 'string' ? form : form(content);
     },
   };
+}
+
+/** The validators, or exit 2 with the one line that says what the schema directory lacks. */
+export function validatorsOrExit(log: Log, schemaDir: string, binding: ElicitationBinding): ElicitationValidators {
+  try {
+    return loadElicitationValidators(schemaDir, binding);
+  } catch (error) {
+    if (error instanceof ElicitationSchemaError) exitWith(log, 2, error.message);
+    throw error;
+  }
 }

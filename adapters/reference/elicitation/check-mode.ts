@@ -9,7 +9,7 @@ import { cloneJson, isJsonObject, type JsonObject } from '../../../harness/proto
 import type { Log } from '../lib/log.ts';
 import { exitWith } from '../lib/process-main.ts';
 import type { ElicitationBinding } from './binding.ts';
-import { ElicitationSchemaError, loadElicitationValidators } from './body-validators.ts';
+import { validatorsOrExit } from './body-validators.ts';
 import { stageRow, type StagedResult } from './atomic-staging.ts';
 import { readStdin } from './read-stdin.ts';
 
@@ -39,13 +39,7 @@ function summaryOf(staged: StagedResult, principal: string): JsonObject {
 
 export async function runCheckMode(options: CheckModeOptions): Promise<void> {
   const { log, flaws } = options;
-  let validators;
-  try {
-    validators = loadElicitationValidators(options.schemaDir, options.binding);
-  } catch (error) {
-    if (error instanceof ElicitationSchemaError) exitWith(log, 2, error.message);
-    throw error;
-  }
+  const validators = validatorsOrExit(log, options.schemaDir, options.binding);
   let rows: unknown;
   try {
     rows = JSON.parse(await readStdin());

@@ -10,6 +10,7 @@ import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from '../../
 import { stageOfEventType, type Stage } from './binding.ts';
 import type { ElicitationValidators } from './body-validators.ts';
 import { pendingKey, PendingRequests, type PendingRequest } from './pending-requests.ts';
+import { hasDuplicateKey } from './duplicate-keys.ts';
 import type { BodyReader, ItemView } from './selected-body.ts';
 
 export interface Receipt {
@@ -59,12 +60,14 @@ function refuse(reason: string): never {
 }
 
 function parseBody(view: ItemView & { selection: 'body' }, stage: Stage): JsonObject {
+  const text = view.bytes.toString('utf8');
   let value: unknown;
   try {
-    value = JSON.parse(view.bytes.toString('utf8'));
+    value = JSON.parse(text);
   } catch {
     refuse(`the selected ${stage} body is not JSON`);
   }
+  if (hasDuplicateKey(text)) refuse(`the selected ${stage} body repeats a key within one object`);
   if (!isJsonObject(value)) refuse(`the selected ${stage} body is not a JSON object`);
   return value;
 }

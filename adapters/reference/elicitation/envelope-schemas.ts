@@ -33,35 +33,21 @@ function selectionRule(bodyKey: string): Schema {
 }
 
 function itemSchema(binding: ElicitationBinding, stage: Stage): Schema {
-  if (binding === 'upload') {
-    return {
-      type: 'object',
-      additionalProperties: false,
-      required: ['id', 'kind', 'mediaType', 'selection'],
-      properties: {
-        id: TEXT,
-        kind: { const: `elicitation.${stage}` },
-        mediaType: { const: 'application/json' },
-        selection: { enum: ['body', 'metadata', 'omit'] },
-        body: DESCRIPTOR,
-        gap: GAP,
-      },
-      ...selectionRule('body'),
-    };
-  }
+  const [kind, mediaType, bodyKey, body] =
+    binding === 'upload' ? [`elicitation.${stage}`, 'application/json', 'body', DESCRIPTOR] : ['text', 'text/plain', 'text', { type: 'string' }];
   return {
     type: 'object',
     additionalProperties: false,
     required: ['id', 'kind', 'mediaType', 'selection'],
     properties: {
       id: TEXT,
-      kind: { const: 'text' },
-      mediaType: { const: 'text/plain' },
+      kind: { const: kind },
+      mediaType: { const: mediaType },
       selection: { enum: ['body', 'metadata', 'omit'] },
-      text: { type: 'string' },
+      [bodyKey]: body,
       gap: GAP,
     },
-    ...selectionRule('text'),
+    ...selectionRule(bodyKey),
   };
 }
 

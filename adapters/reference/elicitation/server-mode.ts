@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { Log } from '../lib/log.ts';
 import { exitWith, listen, serverShutdown } from '../lib/process-main.ts';
 import type { ElicitationBinding } from './binding.ts';
-import { ElicitationSchemaError, loadElicitationValidators } from './body-validators.ts';
+import { validatorsOrExit } from './body-validators.ts';
 import { ElicitationReceiver, honestReceiverParts, type ReceiverParts } from './elicitation-receiver.ts';
 import { createReceiverServer } from './receiver-routes.ts';
 import { bodyReader, storeLookup } from './selected-body.ts';
@@ -34,13 +34,7 @@ export async function runServerMode(options: ServerModeOptions): Promise<void> {
   const uploadToken = process.env['AHP_ELICITATION_UPLOAD_TOKEN'];
   if (!eventToken || !uploadToken) exitWith(log, 2, 'Missing auth: AHP_ELICITATION_TOKEN and AHP_ELICITATION_UPLOAD_TOKEN must both be set');
 
-  let validators;
-  try {
-    validators = loadElicitationValidators(options.schemaDir, options.binding);
-  } catch (error) {
-    if (error instanceof ElicitationSchemaError) exitWith(log, 2, error.message);
-    throw error;
-  }
+  const validators = validatorsOrExit(log, options.schemaDir, options.binding);
   const uploads = new UploadStore();
   const honest = honestReceiverParts(bodyReader(options.binding, storeLookup(uploads)));
   const parts = options.flaws.receiverParts?.(honest) ?? honest;
