@@ -104,7 +104,7 @@ function defaultSuites(adapters: ReadonlyArray<{ name: string; cwd: string; adap
   const sdks = adapters.filter((entry) => entry.name !== REFERENCE_NAME);
   const wanted = new Set<Suite>();
   for (const entry of sdks.length > 0 ? sdks : adapters) {
-    for (const suite of suitesFor(loadAdapter(entry).manifest)) wanted.add(suite);
+    for (const suite of suitesFor(loadAdapter(entry))) wanted.add(suite);
   }
   return SUITES.filter((suite) => wanted.has(suite));
 }

@@ -9,7 +9,9 @@ import path from 'node:path';
 
 import type { AdapterEntry, Pairing, UserConfig } from '../config/define-config.ts';
 import { loadAdapter } from '../adapters/adapter-manifest.ts';
-import type { AdapterManifest } from '../adapters/types.ts';
+import { FAMILY_COMMAND_FIELDS, type FamilyCommandField } from '../adapters/adapter-manifest.ts';
+import { familyCommand } from '../adapters/family-command.ts';
+import type { AdapterManifest, LoadedAdapter } from '../adapters/types.ts';
 import type { CliRun } from './cli-args.ts';
 import { REFERENCE_DIR } from './reference-cwd.ts';
 import { SUITE_ROOT, type Suite } from './suite-projects.ts';
@@ -24,7 +26,7 @@ export function findConfigFile(cwd: string): string | undefined {
   return CONFIG_NAMES.map((name) => path.join(cwd, name)).find((file) => existsSync(file));
 }
 
-export interface SdkAdapter {
+export interface SdkAdapter extends LoadedAdapter {
   name: string;
   manifest: AdapterManifest;
 }
@@ -41,7 +43,7 @@ export function sdkInFolder(cwd: string): SdkAdapter {
   const probe = loadAdapter({ name: 'sdk', cwd, adapterFile });
   const language = probe.manifest.language.trim().toLowerCase().replace(/[^a-z0-9_.-]+/g, '-');
   const name = language === '' || language === REFERENCE_NAME ? 'sdk' : language;
-  return { name, manifest: probe.manifest };
+  return { ...probe, name };
 }
 
 /** The config the CLI runs when there is no config file. */
@@ -61,11 +63,15 @@ export function zeroConfig(cwd: string, sdk: SdkAdapter): UserConfig {
 }
 
 /**
- * The suites an adapter.json has the commands for: the families whose every `adapterKeys` entry it
- * declares (lifecycle, catalogue and isolation need the lifecycle pair).
+ * The suites an adapter has the commands for: the families whose every `adapterKeys` entry its
+ * adapter.json declares (lifecycle, catalogue and isolation need the lifecycle pair), or, for the
+ * elicitation and compaction commands, finds at the protocol's conventional location: SDKs ship those
+ * without declaring them, as the protocol's runners expect.
  */
-export function suitesFor(manifest: AdapterManifest): Suite[] {
-  return FAMILIES.filter((family) => family.adapterKeys.every((key) => manifest[key] !== undefined)).map((family) => family.name as Suite);
+export function suitesFor(adapter: LoadedAdapter): Suite[] {
+  const has = (key: string): boolean =>
+    adapter.manifest[key] !== undefined || ((FAMILY_COMMAND_FIELDS as readonly string[]).includes(key) && familyCommand(adapter, key as FamilyCommandField).ok);
+  return FAMILIES.filter((family) => family.adapterKeys.every(has)).map((family) => family.name as Suite);
 }
 
 /** `config` with the run's flags applied; `cwd` anchors the flags' paths. */

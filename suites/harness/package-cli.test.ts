@@ -113,9 +113,17 @@ describe('an SDK folder with no config', () => {
   });
 
   test('runs the suites its adapter.json has commands for', () => {
-    expect(suitesFor(sdkInFolder(sdkFolder(PYTHON)).manifest)).toEqual(['core', 'auth']);
+    expect(suitesFor(sdkInFolder(sdkFolder(PYTHON)))).toEqual(['core', 'auth']);
     const lifecycle = { ...PYTHON, lifecycleServer: ['python3', 'l.py', 'server'], lifecycleClient: ['python3', 'l.py', 'client'] };
-    expect(suitesFor(sdkInFolder(sdkFolder(lifecycle)).manifest)).toEqual(['core', 'lifecycle', 'catalogue', 'isolation', 'auth']);
+    expect(suitesFor(sdkInFolder(sdkFolder(lifecycle)))).toEqual(['core', 'lifecycle', 'catalogue', 'isolation', 'auth']);
+  });
+
+  test('finds the elicitation and compaction commands where the protocol puts them, as SDKs ship them undeclared', () => {
+    const folder = sdkFolder(PYTHON);
+    writeFileSync(path.join(folder, 'interop', 'elicitation.py'), '');
+    expect(suitesFor(sdkInFolder(folder))).toEqual(['core', 'elicitation', 'auth']);
+    writeFileSync(path.join(folder, 'interop', 'compaction_wire.py'), '');
+    expect(suitesFor(sdkInFolder(folder))).toEqual(['core', 'elicitation', 'compaction', 'auth']);
   });
 
   test('without interop/adapter.json, says where it looked and what to do', () => {
