@@ -16,7 +16,7 @@ export interface FlagSpec {
 
 export const FLAGS: readonly FlagSpec[] = [
   { name: 'config', kind: 'string', value: 'FILE', help: 'config file (.ts, .mjs or .json); default ./ahp.config.{ts,mjs,json} when present, else none' },
-  { name: 'suite', aliases: ['project'], kind: 'list', value: 'NAME', help: 'suites to run: core, lifecycle, catalogue, isolation, elicitation, auth (default: every suite the adapter.json has commands for)' },
+  { name: 'suite', aliases: ['project'], kind: 'list', value: 'NAME', help: 'suites to run: core, lifecycle, catalogue, isolation, elicitation, compaction, auth (default: every suite the adapter.json has commands for, or whose commands sit at its conventional location in the protocol)' },
   { name: 'transport', kind: 'list', value: 'NAME', help: 'transports: http, stdio (default both)' },
   { name: 'auth', kind: 'list', value: 'MODE', help: 'auth modes: none, bearer, oauth, mtls, workload (default all)' },
   { name: 'adapter', kind: 'pair', value: 'NAME=DIR', help: 'another SDK to pair with (its DIR holds interop/adapter.json); repeatable' },

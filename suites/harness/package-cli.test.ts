@@ -82,7 +82,7 @@ describe('parseCliArgs', () => {
     [['--bogus'], "Unknown option '--bogus' (see --help)"],
     [['--transport', 'carrier'], '--transport: "carrier" is not one of http, stdio'],
     [['--auth', 'basic'], '--auth: "basic" is not one of none, bearer, oauth, mtls, workload'],
-    [['--suite', 'fuzz'], '--suite: "fuzz" is not one of core, lifecycle, catalogue, isolation, elicitation, auth'],
+    [['--suite', 'fuzz'], '--suite: "fuzz" is not one of core, lifecycle, catalogue, isolation, elicitation, compaction, auth'],
     [['--adapter', 'go'], '--adapter: expected NAME=VALUE, got "go"'],
     [['--scenarios', '=x.json'], '--scenarios: expected NAME=VALUE, got "=x.json"'],
     [['--shard', '4/3'], '--shard: expected I/N with 1 <= I <= N, got "4/3"'],
