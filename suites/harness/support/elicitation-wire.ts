@@ -3,53 +3,28 @@
 // either binding. The harness's own case model lives in harness/families/elicitation/; this is only
 // what the adapter's tests need to speak to it directly.
 
-import { createHash } from 'node:crypto';
+import type { ElicitationBinding } from '../../../harness/config/define-config.ts';
+import type { UploadDescriptor } from '../../../harness/families/elicitation/case-types.ts';
+import { eventOf, type Stage } from '../../../harness/families/elicitation/envelopes.ts';
+import { acceptResult, bodyOctets, descriptorOf, formRequest, urlRequest } from '../../../harness/families/elicitation/payloads.ts';
+import type { JsonObject } from '../../../harness/protocol/json.ts';
+import { sha256Hex } from '../../../harness/protocol/sha256-hex.ts';
 
-import type { JsonObject, JsonValue } from '../../../harness/protocol/json.ts';
-
-export type Binding = 'upload' | 'inline';
-export type Stage = 'request' | 'result';
+// The F/A/U bodies, their octets and descriptors are the case model's own (payloads.ts), so the
+// adapter's self-tests speak exactly what the generated cases do.
+export type Binding = ElicitationBinding;
+export type { Stage };
 export type Selection = 'body' | 'metadata' | 'omit';
+export type Descriptor = UploadDescriptor;
 
-export interface Descriptor {
-  ref: string;
-  size: number;
-  sha256: string;
-}
-
-export const FORM_REQUEST: JsonObject = {
-  mode: 'form',
-  message: 'Choose café ☕',
-  requestedSchema: {
-    type: 'object',
-    properties: { answer: { type: 'string' }, tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } } },
-    required: ['answer'],
-  },
-  _meta: { trace: 'unchanged' },
-};
-
-export const FORM_ACCEPT: JsonObject = { action: 'accept', content: { answer: 'café', tags: ['a', 'b'], fraction: 1.25 }, _meta: { keep: { nested: ['x', 1] } } };
-
-export const URL_REQUEST: JsonObject = {
-  mode: 'url',
-  message: 'Authorize externally',
-  url: 'https://example.test/authorize?request=42',
-  elicitationId: 'external-42',
-  _meta: { flow: 'unchanged' },
-};
+export const FORM_REQUEST: JsonObject = formRequest();
+export const FORM_ACCEPT: JsonObject = acceptResult();
+export const URL_REQUEST: JsonObject = urlRequest();
 
 /** UTF-8 JSON with a one-space indent and a trailing newline. */
-export function bodyBytes(value: JsonValue): Buffer {
-  return Buffer.from(`${JSON.stringify(value, null, 1)}\n`, 'utf8');
-}
-
-export function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-export function descriptorOf(ref: string, bytes: Buffer): Descriptor {
-  return { ref, size: bytes.length, sha256: sha256(bytes) };
-}
+export const bodyBytes = bodyOctets;
+export const sha256 = (bytes: Buffer): string => sha256Hex(bytes);
+export { descriptorOf, eventOf };
 
 export interface EnvelopeSpec {
   binding: Binding;
@@ -93,10 +68,6 @@ export function envelope(spec: EnvelopeSpec): JsonObject {
   return { jsonrpc: '2.0', id, method: 'hooks/intercept', params: { protocolVersion: 'draft', event, capabilities: spec.capabilities ?? { effects: [] } } };
 }
 
-/** The event object inside an envelope, for mutations. */
-export function eventOf(message: JsonObject): JsonObject {
-  return (message['params'] as JsonObject)['event'] as JsonObject;
-}
 
 /** The `request`/`result` item inside an envelope, for mutations. */
 export function itemOf(message: JsonObject, stage: Stage): JsonObject {
