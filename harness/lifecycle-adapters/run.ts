@@ -37,6 +37,7 @@ import { adapterFolderPart } from '../adapters/file-name-part.ts';
 import { readLogTail } from '../runs/log-tail.ts';
 import { secretsOfAuthSettings } from '../runs/redact-secrets.ts';
 import { describeRunDeath } from '../runs/run-death.ts';
+import { partyOfFailure } from '../runs/verdicts.ts';
 
 export type LifecycleSuite = 'lifecycle' | 'catalogue';
 
@@ -198,7 +199,7 @@ export async function runLifecycleGroup(spec: LifecycleRunSpec, options: Lifecyc
       graceMs,
     });
     if (!run.started) {
-      fail('spawn', run.spawnError.code, `${who}: ${run.spawnError.message}; see ${files.clientLog}`, 'client');
+      fail('spawn', run.spawnError.code, `${who}: ${run.spawnError.message}; see ${files.clientLog}`, partyOfFailure('spawn', run.spawnError.code));
       return outcome({});
     }
     ({ process: clientProcess, exit, timedOut } = run);

@@ -61,7 +61,9 @@ export async function runClientProcess(spec: ClientProcessSpec): Promise<ClientP
     const result = await Promise.race([
       client.exited,
       new Promise<'timeout'>((resolve) => {
-        watchdog = setTimeout(() => resolve('timeout'), spec.runMs);
+        // After a blocked event loop the timers phase runs before the poll phase that would read
+        // the exit: one setImmediate lets an exit that already happened win the race.
+        watchdog = setTimeout(() => setImmediate(() => resolve('timeout')), spec.runMs);
       }),
     ]);
     if (result === 'timeout') {

@@ -55,6 +55,9 @@ export interface ReportRow {
 export function partyOfFailure(stage: string, kind: string): Party {
   if (stage === 'startup' || stage === 'receipts') return 'server';
   if (stage === 'run') return kind === 'timeout' ? 'client or server' : kind === 'barrier' || kind === 'server-crash' ? 'server' : 'client';
+  // The supervisor failing to start or report is ours (or the machine's); a command the OS cannot
+  // start (ENOENT, EACCES) is the client's.
+  if (stage === 'spawn' && (kind === 'ETIMEDOUT' || kind === 'ESUPERVISOR')) return 'harness';
   return 'client'; // spawn (of the client) and report
 }
 

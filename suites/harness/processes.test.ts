@@ -177,6 +177,35 @@ describe('launch (supervisor)', () => {
     expect(readFileSync(log, 'utf8')).toMatch(/to-out[\s\S]*to-err|to-err[\s\S]*to-out/);
   });
 
+  test('a start reported while this event loop was blocked past the spawn deadline is a start, not a timeout', async () => {
+    // The child writes its parent's (the supervisor's) pid; once that supervisor is a zombie it has
+    // written every status line it ever will, so the loop is blocked exactly across a reported start.
+    const marker = path.join(tmp, 'supervisor.pid');
+    const pending = launch({
+      command: [process.execPath, '-e', `require('node:fs').writeFileSync(${JSON.stringify(marker)}, String(process.ppid))`],
+      cwd: tmp,
+      graceMs: 50,
+      spawnTimeoutMs: 50,
+    });
+    const supervisorDone = (): boolean => {
+      if (!existsSync(marker)) return false;
+      const pid = readFileSync(marker, 'utf8');
+      if (pid === '') return false;
+      try {
+        return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? true;
+      } catch {
+        return true; // already reaped
+      }
+    };
+    const bound = Date.now() + 20_000;
+    while (!supervisorDone() && Date.now() < bound) {
+      // busy: this is the blocked event loop under test
+    }
+    expect(supervisorDone(), 'the supervisor ran the command and ended within the bound').toBe(true);
+    const started = await pending;
+    expect(await started.exited).toEqual({ code: 0, signal: null });
+  });
+
   test('a command that cannot be spawned is a SpawnError naming the command', async () => {
     const error = await caught(launch({ command: ['ahp-no-such-command-xyz'], cwd: tmp }), SpawnError);
     expect(error.message).toMatch(/^spawn: cannot start "ahp-no-such-command-xyz" in .* \(ENOENT\)/);
