@@ -102,7 +102,8 @@ export class GroupScheduler<Row extends { id: string }> {
       const first = mine[0]!;
       const total = mine.reduce((sum, run) => sum + run.cost, 0);
       const negatives = plan.isNegative ? plan.rows.filter(plan.isNegative).length : 0;
-      const why = `${plan.rows.length} rows, ${negatives} negative, ${first.costs.basis} ${seconds(total)}`;
+      const worst = first.worstCaseMs === undefined ? '' : `; ${seconds(first.worstCaseMs)} if its client restarts the server after every negative row`;
+      const why = `${plan.rows.length} rows, ${negatives} negative, ${first.costs.basis} ${seconds(total)}${worst}`;
       this.decide(group.label, first.parts > 1 ? `split into ${first.parts} at ${seconds(this.now())}: plan (${why})` : `one run (${why})`);
     }
     for (const run of runs) {

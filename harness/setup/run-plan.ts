@@ -7,7 +7,8 @@
 // Costs come from earlier runs (run-timings.ts): of the same pairing, else of the same client on the
 // same transport. With neither (a first run), from what is known before anything ran: the rows, the
 // transport and the share of negative rows — over stdio a negative row may cost a whole server start,
-// since some SDKs' stdio clients start a fresh server after every protocol error. A split is only
+// since some SDKs' stdio clients start a fresh server after every protocol error; and a stdio group
+// that would be a long pole if its client did so is cut in two on a first run. A split is only
 // worth it when the part it saves exceeds what another client process costs to start, and no part is
 // made so small that its start would dominate it.
 
@@ -45,10 +46,21 @@ export interface PlannedRun<Row> {
   /** How many runs the plan made of the group. */
   parts: number;
   costs: RowCosts;
+  /**
+   * Set when the group was cut in two only because, on a first run, its client might restart its
+   * server after every negative row: what the whole group would then cost (ms).
+   */
+  worstCaseMs?: number;
 }
 
 /** First-run estimates: a row over HTTP, over stdio, a negative stdio row's possible server start, a client start. */
 export const FIRST_RUN = { httpRowMs: 20, stdioRowMs: 30, stdioNegativeRowMs: 600, startupMs: 1500 } as const;
+
+/**
+ * A negative stdio row when the client restarts its server after it (relay, server start and the
+ * client's fresh discovery; about 1.4 s with one public SDK): the first-run worst case.
+ */
+export const FIRST_RUN_RESTART_ROW_MS = 1600;
 
 /** No part is planned below this many client starts of work (the start would dominate it). */
 export const MIN_PART_STARTS = 4;
@@ -114,30 +126,55 @@ export function partsWorthStarting(costs: RowCosts, sliceCosts: number[]): boole
 
 export function planRuns<Row>(groups: Array<PlannedGroup<Row>>, parallelism: number, timings: RunTimings): Array<PlannedRun<Row>> {
   const cores = Math.max(1, parallelism);
-  const plans = groups.map((group) => ({ group, costs: rowCosts(timings, group), parts: 1 }));
+  const plans = groups.map((group) => ({ group, costs: rowCosts(timings, group), parts: 1, worstCaseMs: undefined as number | undefined }));
   const costsOf = (plan: (typeof plans)[number]): number[] => sliceRows(plan.group.rows, plan.parts, rowCostOf(plan.group, plan.costs)).map((rows) => runCost(plan.group, plan.costs, rows));
   // Every group starts as one run. Then, as long as it shortens the predicted wall time of the
   // longest-first schedule on `cores` (the long pole that leaves other cores idle, or the last run that
   // finishes alone), one more split of the group whose split helps most — each part pays its own
   // process start, so a split that only adds starts is never made. At most `cores` parts per group.
+  //
+  // Besides one group at a time, the move that splits every group tied for the longest run at once:
+  // two equal long poles on four cores shorten nothing when only one of them is split.
+  const splittable = (plan: (typeof plans)[number]): boolean => plan.group.splittable && plan.parts < Math.min(cores, plan.group.rows.length);
   for (let step = 0; step < groups.length * cores; step++) {
     const current = makespan(plans.flatMap(costsOf), cores);
-    let best: { plan: (typeof plans)[number]; span: number } | undefined;
-    for (const plan of plans) {
-      if (!plan.group.splittable || plan.parts >= Math.min(cores, plan.group.rows.length)) continue;
-      plan.parts++;
-      const worth = partsWorthStarting(plan.costs, costsOf(plan));
+    const longest = (plan: (typeof plans)[number]): number => Math.max(...costsOf(plan));
+    const top = Math.max(...plans.map(longest));
+    const tied = plans.filter((plan) => splittable(plan) && longest(plan) >= top * 0.99);
+    const moves = [...plans.filter(splittable).map((plan) => [plan]), ...(tied.length > 1 ? [tied] : [])];
+    let best: { move: Array<(typeof plans)[number]>; span: number } | undefined;
+    for (const move of moves) {
+      for (const plan of move) plan.parts++;
+      const worth = move.every((plan) => partsWorthStarting(plan.costs, costsOf(plan)));
       const span = makespan(plans.flatMap(costsOf), cores);
-      plan.parts--;
-      if (worth && span < (best?.span ?? current * (1 - MIN_GAIN))) best = { plan, span };
+      for (const plan of move) plan.parts--;
+      if (worth && span < (best?.span ?? current * (1 - MIN_GAIN))) best = { move, span };
     }
     if (!best) break;
-    best.plan.parts++;
+    for (const plan of best.move) plan.parts++;
+  }
+  // A first-run estimate cannot tell a stdio client that restarts its server after every negative
+  // row from one that keeps it, and a client run cannot hand its unstarted rows to an idle core once
+  // it runs. So a group that would be a long pole in that worst case (longer than a fair share of the
+  // expected work) is cut in two anyway, when both halves are worth a start: if its client keeps its
+  // server the price is one client start; if it restarts, the halves run on two cores, not one.
+  const fairShare = plans.flatMap(costsOf).reduce((sum, cost) => sum + cost, 0) / cores;
+  for (const plan of plans) {
+    const { group } = plan;
+    if (plan.parts !== 1 || !group.splittable || group.rows.length < 2 || cores < 2) continue;
+    if (plan.costs.basis !== 'first-run estimate' || group.transport !== 'stdio' || !group.isNegative) continue;
+    const worstCaseMs = runCost(group, { ...plan.costs, negativeRowMs: FIRST_RUN_RESTART_ROW_MS }, group.rows);
+    if (worstCaseMs <= fairShare) continue;
+    plan.parts = 2;
+    if (partsWorthStarting(plan.costs, costsOf(plan))) plan.worstCaseMs = worstCaseMs;
+    else plan.parts = 1;
   }
   const runs: Array<PlannedRun<Row>> = [];
   for (const plan of plans) {
     const slices = sliceRows(plan.group.rows, plan.parts, rowCostOf(plan.group, plan.costs));
-    for (const rows of slices) runs.push({ label: plan.group.label, rows, cost: runCost(plan.group, plan.costs, rows), parts: slices.length, costs: plan.costs });
+    for (const rows of slices) {
+      runs.push({ label: plan.group.label, rows, cost: runCost(plan.group, plan.costs, rows), parts: slices.length, costs: plan.costs, ...(plan.worstCaseMs === undefined ? {} : { worstCaseMs: plan.worstCaseMs }) });
+    }
   }
   return runs.sort((a, b) => b.cost - a.cost);
 }

@@ -123,6 +123,42 @@ describe('a first run (nothing measured yet)', () => {
     expect(runs.map((run) => run.rows.length)).toEqual([12]);
   });
 
+  // The real grid: four stdio groups that look alike on a first run (two of them, in truth, with a
+  // client that restarts its server after every negative row) among twenty HTTP groups.
+  const realGrid = (measured?: RunTimings) => {
+    const stdio = [1, 2, 3, 4].map((n) => ({ label: `stdio-${n}`, rows: rows(105), splittable: true, keys: { pair: `sp${n}`, client: `sc${n}` }, transport: 'stdio' as const, isNegative: negative }));
+    const http = Array.from({ length: 20 }, (_, n) => ({ label: `http-${n}`, rows: rows(105), splittable: true, keys: { pair: `hp${n}`, client: `hc${n}` }, transport: 'http' as const, isNegative: negative }));
+    return { groups: [...stdio, ...http], timings: measured ?? new Map<string, never>() };
+  };
+
+  test('on a first run, a stdio group that would be a long pole if its client restarted its server is cut in two anyway', () => {
+    const { groups, timings } = realGrid();
+    const runs = planRuns(groups, 4, timings);
+    for (const n of [1, 2, 3, 4]) {
+      const parts = runs.filter((run) => run.label === `stdio-${n}`);
+      // 42 negative rows at 1.6 s each, plus the rows and a start: longer than a fair share (47.85 s).
+      expect(parts.map((run) => [run.parts, run.worstCaseMs])).toEqual([
+        [2, 1500 + 105 * 30 + 42 * 1600],
+        [2, 1500 + 105 * 30 + 42 * 1600],
+      ]);
+      expect(parts.flatMap((run) => run.rows).sort((a, b) => a - b)).toEqual(rows(105));
+    }
+    expect(runs.filter((run) => run.label.startsWith('http-')).every((run) => run.parts === 1 && run.worstCaseMs === undefined)).toBe(true);
+  });
+
+  test('not when even that worst case fits a fair share (two cores), nor once measured: then the two measured long poles are split together', () => {
+    const { groups, timings } = realGrid();
+    expect(planRuns(groups, 2, timings).every((run) => run.parts === 1 && run.worstCaseMs === undefined)).toBe(true);
+    const measured: RunTimings = new Map();
+    // Measured: the two restarting groups cost 70 s, the steady ones 5 s; the plan follows that alone.
+    for (const n of [1, 2, 3, 4]) recordTiming(measured, `sp${n}`, 105, n <= 2 ? 70_000 : 5_000);
+    const runs = planRuns(realGrid().groups, 4, measured);
+    expect(runs.every((run) => run.worstCaseMs === undefined)).toBe(true);
+    expect(runs.filter((run) => run.label === 'stdio-3' || run.label === 'stdio-4').every((run) => run.parts === 1)).toBe(true);
+    // Two equal long poles: splitting one alone shortens nothing, so both are split at once.
+    for (const pole of ['stdio-1', 'stdio-2']) expect(runs.filter((run) => run.label === pole).length, pole).toBeGreaterThan(1);
+  });
+
   test("the client's measured cost on that transport, from a run with another server, replaces the estimate", () => {
     const timings: RunTimings = new Map();
     recordTiming(timings, keys.client, 100, 80_000);
