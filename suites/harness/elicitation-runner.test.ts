@@ -63,15 +63,14 @@ async function receiverOf(adapter: LoadedAdapter, startupMs: number) {
 
 describe('receiver startup', () => {
   test('a receiver that floods stderr and closes stdout fails startup with the tail of its stderr, bounded, and is ended', async () => {
-    const started = Date.now();
     const start = await receiverOf(fixture('elicitation-runner-noisy-receiver'), 15_000);
     expect(start.ok).toBe(false);
     if (start.ok) return;
     expect(start.error.startsWith(`${RECEIVER_LABELS.failed}: `)).toBe(true);
     expect(start.error.endsWith('TAIL')).toBe(true);
     expect(start.error.length).toBeLessThan(1600);
-    // It sleeps 20 s after closing stdout: the startup failure must not wait for that.
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // It sleeps 20 s after closing stdout: the failure label (not the 15 s watchdog's) shows that
+    // startup ended at the closed stdout, without a clock.
     await expectAllGone();
   });
 
@@ -104,10 +103,8 @@ describe('sender processes', () => {
     if (!resolved.ok) throw new Error(resolved.reason);
     const { dir, env, tokens } = pair([adapter]);
     const plan = { endpoint: 'http://127.0.0.1:9', token: tokens.eventToken, uploadToken: tokens.uploadToken, steps: [{ path: '/receipts', bytes: '' }] };
-    const started = Date.now();
     const outcome = await runOneShot({ argv: [...resolved.commands.sender.argv, 'client'], cwd: resolved.commands.sender.cwd, env, input: plan, dir, name: 'sender', timeoutMs: 1500 });
     expect(outcome).toMatchObject({ kind: 'timeout', timeoutMs: 1500 });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(() => readFileSync(path.join(dir, 'sender.stdin.json'))).toThrow();
     await expectAllGone();
   });
