@@ -98,7 +98,8 @@ describe('the upload binding file against rules §7', () => {
       'url-deny': { action: 'decline' },
     });
     const resultPhase = UPLOAD.atomic.filter((row) => row.boundary === 'result');
-    for (const row of resultPhase) expect((row.input.request.params as JsonObject).capabilities, row.id).toEqual({ effects: [] });
+    // The request boundary grants no effect, only its mode (rules §14: the result-phase rows still grant `form` on their request).
+    for (const row of resultPhase) expect((row.input.request.params as JsonObject).capabilities, row.id).toEqual({ effects: [], elicitation: { form: {} } });
   });
 });
 
@@ -215,6 +216,23 @@ describe.skipIf(canonicalDir === undefined)(`the canonical draft schemas' verdic
         expect(validate('intercept-request.schema.json', step.message), `${c.id} ${step.stage}`).toBe(c.selection === 'omit');
       }
     }
+  });
+
+  test.each([
+    ['upload', UPLOAD],
+    ['inline', INLINE],
+  ] as const)('%s binding: every intercept a correct SDK must accept grants the mode its event is in (spec: "absent modes are unsupported"), the atomic inputs included', (_binding, file) => {
+    const grantsItsMode = (envelope: JsonObject): boolean => {
+      const params = envelope.params as JsonObject;
+      const mode = ((params.event as JsonObject).elicitation as JsonObject).mode as string;
+      const granted = (params.capabilities as JsonObject).elicitation as JsonObject | undefined;
+      return typeof granted?.[mode] === 'object' && granted[mode] !== null;
+    };
+    const accepted = [...file.cases, file.concurrent].flatMap((c) => c.steps.flatMap((s) => (s.kind === 'intercept' && s.expectStatus === 200 ? [[c.id, s.message as JsonObject] as const] : [])));
+    const helperInputs = file.atomic.filter((row) => row.expected.accepted).flatMap((row) => [row.input.request, ...(row.input.result ? [row.input.result] : [])].map((m) => [row.id, m] as const));
+    expect(accepted.length).toBeGreaterThan(20);
+    expect(helperInputs.length).toBeGreaterThan(5);
+    for (const [id, envelope] of [...accepted, ...helperInputs]) expect(grantsItsMode(envelope), id).toBe(true);
   });
 
   test('inline binding: every envelope of an accepted case validates against intercept-request', () => {

@@ -268,7 +268,7 @@ describe('receiver, inline binding', () => {
     expect((last[1]!['summary'] as JsonObject)['externalCompletion']).toBe(false);
   });
 
-  test.each([
+  test.each<[string, (message: JsonObject) => void]>([
     ['text that is not JSON', (message: JsonObject) => {
       itemOf(message, 'request')['text'] = '{"mode": "form",';
     }],
@@ -288,6 +288,21 @@ describe('receiver, inline binding', () => {
       delete item['text'];
       item['gap'] = { reason: 'Unavailable selected body' };
     }],
+    // Absent modes are unsupported (interaction-payloads.md), and an empty AHP elicitation object grants neither.
+    ...(
+      [
+        ['no elicitation capability', undefined],
+        ['an empty elicitation capability', {}],
+        ['only the other mode granted', { url: {} }],
+      ] as const
+    ).map(([label, granted]): [string, (message: JsonObject) => void] => [
+      `a form request with ${label}`,
+      (message: JsonObject) => {
+        const capabilities = (message['params'] as JsonObject)['capabilities'] as JsonObject;
+        if (granted === undefined) delete capabilities['elicitation'];
+        else capabilities['elicitation'] = { ...granted };
+      },
+    ]),
   ])('%s: 400', async (_label, mutate) => {
     const message = envelope({ binding: 'inline', stage: 'request', name: fresh('inline-refused'), text: bodyBytes(FORM_REQUEST).toString('utf8') });
     // The unmutated message is accepted (under another name), so each 400 is the mutation's.
@@ -305,6 +320,15 @@ describe.each(['upload', 'inline'] as const)('atomic helper, %s binding', (bindi
     const run = await runMode(COMMAND, ['check', SCHEMAS, PRINCIPAL], rows.map((row) => row.row), environment(binding));
     expect(run.exitCode, run.log).toBe(0);
     outputs = JSON.parse(run.stdout) as JsonObject[];
+  });
+
+  test('a row that stages on a mode its boundary does not grant is rejected whole (absent modes are unsupported)', async () => {
+    const positive = rows.find((row) => row.name === 'atomic-before-return')!;
+    const ungranted = JSON.parse(JSON.stringify(positive.row)) as JsonObject;
+    delete (((ungranted['request'] as JsonObject)['params'] as JsonObject)['capabilities'] as JsonObject)['elicitation'];
+    const run = await runMode(COMMAND, ['check', SCHEMAS, PRINCIPAL], [positive.row, ungranted], environment(binding));
+    expect(run.exitCode, run.log).toBe(0);
+    expect((JSON.parse(run.stdout) as JsonObject[]).map((output) => output['accepted'])).toEqual([true, false]);
   });
 
   test('one output per row, in order, none mutating its input', () => {

@@ -82,6 +82,9 @@ export function stageRow(row: JsonObject, options: StagingOptions): Staging {
     const mode = request['mode'] ?? 'form';
     let current: JsonObject | undefined = boundary === 'result' ? body('result') : undefined;
     const capabilities = capabilitiesOf(row[boundary]);
+    // Absent modes are unsupported (interaction-payloads.md): no effect stages on a mode the boundary does not grant.
+    const modes = capabilities['elicitation'];
+    if (!isJsonObject(modes) || !isJsonObject(modes[mode as string])) reject(`${String(mode)} mode is not granted at the ${boundary} boundary`);
     const grants = Array.isArray(capabilities['effects']) ? capabilities['effects'] : [];
     const modify = isJsonObject(capabilities['modify']) ? capabilities['modify'] : {};
     const contentOps = isJsonObject(modify['content']) ? modify['content'] : {};

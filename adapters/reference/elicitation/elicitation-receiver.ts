@@ -102,6 +102,11 @@ export class ElicitationReceiver {
     if (problem !== undefined) refuse(`envelope: ${problem}`);
     const envelope = message as JsonObject;
     if (envelope['id'] !== event['id']) refuse('the JSON-RPC id differs from params.event.id');
+    // Per-request mode validation needs the advertised mode: absent modes are unsupported
+    // (interaction-payloads.md). Strict on purpose, so a fixture row that forgets it fails here.
+    const mode = (event['elicitation'] as JsonObject)['mode'] as string;
+    const granted = ((envelope['params'] as JsonObject)['capabilities'] as JsonObject)['elicitation'];
+    if (!isJsonObject(granted) || !isJsonObject(granted[mode])) refuse(`elicitation.mode ${JSON.stringify(mode)} is not granted by params.capabilities.elicitation`);
     return stage === 'request' ? this.acceptRequest(envelope, event) : this.acceptResult(envelope, event);
   }
 

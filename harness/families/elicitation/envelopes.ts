@@ -77,6 +77,17 @@ function bodyItem(input: EnvelopeInput, stage: Stage): JsonObject | undefined {
   return item;
 }
 
+/**
+ * The boundary's capabilities plus the grant of the mode the event is in. The spec makes per-request
+ * mode validation need the advertised mode ("absent modes are unsupported", interaction-payloads.md),
+ * so a receiver or atomic helper that enforces it would refuse a request without one; one that does
+ * not (the protocol's runner sends `{effects:[]}`) ignores the extra field, as the spec asks for
+ * unknown capability fields. Either way the row's outcome is the one the case names.
+ */
+function withModeGrant(capabilities: JsonObject, mode: 'form' | 'url'): JsonObject {
+  return { ...capabilities, elicitation: { [mode]: {} } };
+}
+
 function buildOne(input: EnvelopeInput, stage: Stage): JsonObject {
   const elicitation: JsonObject = { server: EVENT_SERVER, mode: metadataMode(input.request) };
   const item = bodyItem(input, stage);
@@ -95,7 +106,7 @@ function buildOne(input: EnvelopeInput, stage: Stage): JsonObject {
     jsonrpc: '2.0',
     id: eventId(input.name, stage),
     method: 'hooks/intercept',
-    params: { protocolVersion: 'draft', event, capabilities: input.capabilities?.[stage] ?? { effects: [] } },
+    params: { protocolVersion: 'draft', event, capabilities: withModeGrant(input.capabilities?.[stage] ?? { effects: [] }, metadataMode(input.request)) },
   };
 }
 

@@ -38,6 +38,7 @@ export interface EnvelopeSpec {
   text?: string;
   mode?: 'form' | 'url';
   action?: 'accept' | 'decline' | 'cancel';
+  /** Default `{effects: []}`; the event's mode is granted besides unless these name `elicitation` themselves. */
   capabilities?: JsonObject;
 }
 
@@ -65,7 +66,10 @@ export function envelope(spec: EnvelopeSpec): JsonObject {
     elicitation,
   };
   if (stage === 'result') event['parentEventId'] = `${name}:request`;
-  return { jsonrpc: '2.0', id, method: 'hooks/intercept', params: { protocolVersion: 'draft', event, capabilities: spec.capabilities ?? { effects: [] } } };
+  const given = spec.capabilities ?? { effects: [] };
+  // Absent modes are unsupported (interaction-payloads.md): the mode is granted unless a test says otherwise.
+  const capabilities = 'elicitation' in given ? given : { ...given, elicitation: { [spec.mode ?? 'form']: {} } };
+  return { jsonrpc: '2.0', id, method: 'hooks/intercept', params: { protocolVersion: 'draft', event, capabilities } };
 }
 
 
