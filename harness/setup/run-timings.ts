@@ -35,8 +35,10 @@ export interface TimingKeys {
 
 /** `AHP_TIMINGS_FILE` moves the cache (the self-tests give every child run a fresh one: a first run). */
 export function timingsFile(): string {
-  return process.env.AHP_TIMINGS_FILE ?? path.join(PROJECT_ROOT, 'node_modules', '.cache', 'ahp-conformance', 'run-timings.json');
+  return process.env.AHP_TIMINGS_FILE ?? DEFAULT_TIMINGS_FILE;
 }
+
+const DEFAULT_TIMINGS_FILE = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'ahp-conformance', 'run-timings.json');
 
 /** Where a group's cost is kept: by adapter.json path, transport and mode — never by the config's adapter names. */
 export function timingKeys(group: Pick<MatrixGroup, 'server' | 'client' | 'transport' | 'auth'>): TimingKeys {
@@ -99,7 +101,9 @@ export function saveTimings(project: string, timings: RunTimings, file = timings
     const keys = Object.keys(merged);
     for (const stale of keys.slice(0, Math.max(0, keys.length - MAX_KEYS))) delete merged[stale];
     all.families[project] = merged;
-    mkdirSync(path.dirname(file), { recursive: true });
+    // Only the default cache folder is created: a folder given through AHP_TIMINGS_FILE that is gone
+    // (a self-test's, removed while an interrupted run's worker was still saving) stays gone.
+    if (file === DEFAULT_TIMINGS_FILE) mkdirSync(path.dirname(file), { recursive: true });
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, `${JSON.stringify(all)}\n`);
     renameSync(temp, file);

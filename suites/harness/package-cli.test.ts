@@ -153,6 +153,8 @@ describe('an SDK folder with no config', () => {
     const file = path.join(dir, 'ahp.config.json');
     const { file: snapshot } = await writeConfigSnapshot({ adapters: [{ name: 'reference', cwd: REFERENCE_CWD }] }, file);
     const written = JSON.parse(readFileSync(snapshot, 'utf8')) as { adapters: Array<{ cwd: string }>; reports: string };
+    // Removed on process exit, which a vitest worker never reaches: the test removes its own.
+    rmSync(path.dirname(snapshot), { recursive: true, force: true });
     expect(written.adapters[0]!.cwd).toBe(REFERENCE_DIR);
     expect(written.reports).toBe(path.join(dir, 'reports'));
   });
@@ -175,7 +177,9 @@ test('the snapshot carries every config key, so a key added to the config cannot
     elicitation: { binding: 'inline' },
   };
   const { file } = await writeConfigSnapshot(every, path.join(dir, 'ahp.config.json'));
-  expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object).sort()).toEqual([...CONFIG_KEYS].sort());
+  const keys = Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object);
+  rmSync(path.dirname(file), { recursive: true, force: true });
+  expect(keys.sort()).toEqual([...CONFIG_KEYS].sort());
 });
 
 test("the page's reproduce command under the package is its own call, never the snapshot's path", () => {
