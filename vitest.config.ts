@@ -1,3 +1,4 @@
+import os from 'node:os';
 
 import { defineConfig } from 'vitest/config';
 
@@ -17,9 +18,10 @@ export default defineConfig({
     // `--reporter=...` on the command line replaces this list; matrixReports() adds ours back.
     reporters: ['default', MATRIX_REPORTER],
     sequence: { sequencer: ShardSequencer },
-    // vitest's default worker count (one fewer than the cores). Two workers on a 2-core machine were
-    // measured: no shorter (npm test 960 s against 930 s with one), since the adapter processes the
-    // files start already fill the second core, and twice the contention for every watchdog.
+    // Most test files spend their time waiting for adapter processes, which run outside the worker;
+    // vitest's default (one worker fewer than the cores) would run them one after another on a
+    // 2-core machine and leave a core idle while a file waits. At least two files run at once.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     experimental: { fsModuleCache: true },
     projects: [
       {
