@@ -150,6 +150,30 @@ describe('lies of a host, each failing exactly the cases it touches', () => {
     run.wire.push({ instance: 99, scope: 'after-closed-after-1', probe: false, requests: [extra.request], replies: [extra.response] });
     expect(failing(run)).toEqual({ 'after-closed': [`${LABEL.hookOrder}/sender`, `${LABEL.missingHooks}/sender`, `${LABEL.receiverReply}/receiver`, `${LABEL.serial}/sender`].sort() });
   });
+  // composition.md, Observers: "Remaining uncalled matching intercept subscriptions also receive hooks/observe".
+  const observation = (entry: Output['trace'][number], subscription: string): Output['trace'][number] => {
+    const copy = structuredClone(entry);
+    copy.subscription = subscription;
+    copy.request.method = 'hooks/observe';
+    return copy;
+  };
+  test('is not charged for observing the subscriptions its chain never called (the spec lets it; rules §12 leaves it out of scope)', () => {
+    const run = honestRun(FILE);
+    const out = outputOf(run, 'after-closed');
+    const observed = observation(out.trace[0]!, 'after-closed-after-1');
+    out.trace.push(observed);
+    run.receipts.push(structuredClone(observed) as unknown as JsonObject);
+    expect(failing(run)).toEqual({});
+  });
+  test('but an observation sent to a subscription it already called is a second copy, and fails that case', () => {
+    const run = honestRun(FILE);
+    const out = outputOf(run, 'after-closed');
+    const observed = observation(out.trace[0]!, out.trace[0]!.subscription as string);
+    out.trace.push(observed);
+    run.receipts.push(structuredClone(observed) as unknown as JsonObject);
+    expect(Object.keys(failing(run))).toEqual(['after-closed']);
+    expect(failing(run)['after-closed']).toContain(`${LABEL.missingHooks}/sender`);
+  });
   test('runs two hooks in the wrong order', () => {
     const run = honestRun(FILE);
     const out = outputOf(run, 'chain');

@@ -55,6 +55,8 @@ export function verifyHostRun(evidence: HostEvidence): HostVerification {
 
   const receipts = evidence.receipts.map(obj);
   const matched = new Set<number>();
+  /** Every subscription some case's chain sent a hooks/intercept to. */
+  const called = new Set<unknown>();
   const wireOf = (scope: string) => (evidence.wire ?? []).filter((record) => !record.probe && record.scope === scope);
 
   for (const c of evidence.cases) {
@@ -95,8 +97,14 @@ export function verifyHostRun(evidence: HostEvidence): HostVerification {
       fail(LABEL.contentLeak, 'sender', `${pyTuple(c.id, 'staged content leak')}: a rejected compound's text reached the ${instructions.ok && instructions.text === 'leaked' ? 'instructions' : 'summary'}`);
     }
 
-    const trace = Array.isArray(output.trace) ? (output.trace as unknown[]) : [];
+    const fullTrace = Array.isArray(output.trace) ? (output.trace as unknown[]) : [];
     if (!Array.isArray(output.trace)) fail(LABEL.hostOutput, 'sender', `case ${c.id}: trace is ${describe(output.trace)}, not an array`);
+    const intercepted = new Set(fullTrace.filter((entry) => !isObservation(obj(entry))).map((entry) => obj(entry)?.subscription));
+    for (const scope of intercepted) called.add(scope);
+    // A host may send hooks/observe to the subscriptions its chain never called (composition.md,
+    // "Observers"); observation is out of this family's scope (rules §12), so such entries are set
+    // aside. One to a subscription that was called stays in: it gets no automatic second copy.
+    const trace = fullTrace.filter((entry) => !(isObservation(obj(entry)) && !intercepted.has(obj(entry)?.subscription)));
     if (trace.length !== expected.seen.length) fail(LABEL.missingHooks, 'sender', pyTuple(c.id, 'missing wire hooks', trace.length, expected.seen.length));
     const order = trace.map((entry) => obj(entry)?.subscription);
     const wantedOrder = expected.exchanges.map((e) => e.subscription);
@@ -176,12 +184,18 @@ export function verifyHostRun(evidence: HostEvidence): HostVerification {
   receipts.forEach((receipt, index) => {
     if (matched.has(index)) return;
     const scope = receipt?.subscription;
+    if (isObservation(receipt) && !called.has(scope)) return; // an observation of an uncalled subscription (see the trace above)
     const owner = typeof scope === 'string' ? caseOfScope.get(scope) : undefined;
     const check: CompactionCheck = { label: LABEL.unmatched, party: 'either', message: `receipt line ${index + 1} (${describe(scope)}) matches no exchange of the host's trace` };
     if (owner !== undefined) rows.get(owner)!.push(check);
     else pair.push(check);
   });
   return { rows, pair };
+}
+
+/** A trace entry or receipt of a `hooks/observe` request. */
+function isObservation(record: Record_ | undefined): boolean {
+  return obj(record?.request)?.method === 'hooks/observe';
 }
 
 /** 11c's party: on stdio, whether the sender spawned a receiver for the scope decides it. */
