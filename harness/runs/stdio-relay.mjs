@@ -47,9 +47,10 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import https from 'node:https';
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, watch, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync, renameSync, rmSync, watch, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
+import { claimInstanceDir } from './instance-dir.mjs';
 import { ReceiptTail } from './receipt-tail.mjs';
 
 const argv = process.argv.slice(2);
@@ -99,24 +100,11 @@ function writeAtomic(target, text) {
 }
 
 // ----- this instance --------------------------------------------------------------------------------
-function claimInstanceDir() {
-  mkdirSync(spec.instancesDir, { recursive: true });
-  for (let n = 1; n < 100_000; n++) {
-    const dir = path.join(spec.instancesDir, String(n).padStart(4, '0'));
-    try {
-      mkdirSync(dir, { mode: 0o700 });
-      instanceName = `#${n}`;
-      return dir;
-    } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
-    }
-  }
-  throw new Error('no free instance folder');
-}
-
 let instanceDir;
 try {
-  instanceDir = claimInstanceDir();
+  const claimed = claimInstanceDir(spec.instancesDir);
+  instanceDir = claimed.dir;
+  instanceName = `#${claimed.number}`;
 } catch (error) {
   log(`cannot create an instance folder in ${spec.instancesDir}: ${error.message}`);
   process.exit(2);

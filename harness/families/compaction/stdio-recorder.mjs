@@ -14,8 +14,10 @@
 // A status without `end` after the host exited means the receiver was still running then.
 
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
+import { claimInstanceDir } from '../../runs/instance-dir.mjs';
 
 const [specFile, ...argv] = process.argv.slice(2);
 let spec;
@@ -30,20 +32,7 @@ if (argv.length === 0) {
   process.exit(2);
 }
 
-function claimDir() {
-  mkdirSync(spec.instancesDir, { recursive: true });
-  for (let n = 1; n < 100_000; n++) {
-    const dir = path.join(spec.instancesDir, String(n).padStart(4, '0'));
-    try {
-      mkdirSync(dir, { mode: 0o700 });
-      return dir;
-    } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
-    }
-  }
-  throw new Error('no free instance folder');
-}
-const dir = claimDir();
+const { dir } = claimInstanceDir(spec.instancesDir);
 const file = (name) => path.join(dir, name);
 const status = { recorderPid: process.pid };
 function saveStatus() {
