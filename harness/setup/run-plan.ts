@@ -138,9 +138,9 @@ export function planRuns<Row>(groups: Array<PlannedGroup<Row>>, parallelism: num
   const splittable = (plan: (typeof plans)[number]): boolean => plan.group.splittable && plan.parts < Math.min(cores, plan.group.rows.length);
   for (let step = 0; step < groups.length * cores; step++) {
     const current = makespan(plans.flatMap(costsOf), cores);
-    const longest = (plan: (typeof plans)[number]): number => Math.max(...costsOf(plan));
-    const top = Math.max(...plans.map(longest));
-    const tied = plans.filter((plan) => splittable(plan) && longest(plan) >= top * 0.99);
+    const longest = new Map(plans.map((plan) => [plan, Math.max(...costsOf(plan))]));
+    const top = Math.max(...longest.values());
+    const tied = plans.filter((plan) => splittable(plan) && longest.get(plan)! >= top * 0.99);
     const moves = [...plans.filter(splittable).map((plan) => [plan]), ...(tied.length > 1 ? [tied] : [])];
     let best: { move: Array<(typeof plans)[number]>; span: number } | undefined;
     for (const move of moves) {
