@@ -232,8 +232,11 @@ describe(RUNNER, () => {
   const ROWS = ['observe.denied-boundary'] as const;
   const clients = ['hangs', 'garbled-report', 'child-json-malformed', 'child-json-empty', 'child-json-pid-true', 'child-json-controller'];
   const readiness = ['ready-json-malformed', 'ready-json-empty', 'ready-json-pid-true'];
-  // The hanging client costs one run watchdog: short, as no real protocol run happens here.
-  const watchdogs = { startupMs: 15_000, runMs: 5000 };
+  // The hanging client costs one run watchdog. It is sized for the other fakes, which must exit on
+  // their own before it: a plain node script took over 5 s to start and exit on a loaded CI machine
+  // (two test files at once, nine runs here), so 5 s charged a watchdog to a fake that never hung.
+  // The file's other runs take about as long, so the longer watchdog costs little wall.
+  const watchdogs = { startupMs: 15_000, runMs: 20_000 };
   // Every client here is a fake that never talks to its receiver, so a cheap stand-in plays the
   // receiver over HTTP (fake-server.mjs idle); nothing in this run starts an SDK process.
   const run = lifecycleRun(
