@@ -47,6 +47,9 @@ export default defineConfig({
           name: 'harness',
           include: ['suites/harness/**/*.test.ts'],
           testTimeout: 60_000,
+          // Many hooks start adapter processes; vitest's 10 s default is shorter than the bounds those
+          // starts have of their own, so a loaded machine would fail the hook before the real bound.
+          hookTimeout: 120_000,
         },
       },
     ],

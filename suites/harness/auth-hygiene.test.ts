@@ -26,7 +26,7 @@ import { SECRETS_FILE_ENV } from '../../harness/auth/run-trust.ts';
 import { AUTH_MODES } from '../../harness/config/define-config.ts';
 import { fixtureAdapter, prepareChildRun, removeChildRun, runVitestChild, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
 
-const CHILD_TIMEOUT_MS = 120_000;
+const CHILD_TIMEOUT_MS = 180_000;
 const MATRIX_REPORTER = './harness/reporters/matrix-reporter.ts';
 /** Our temp dirs (run dirs, PKI, server and client work dirs) all start with this. */
 const OUR_TEMP_PREFIX = /^(ahp-|server-|client-)/;
@@ -59,7 +59,7 @@ describe('credential hygiene of a whole auth matrix run', () => {
       ],
       transports: ['http', 'stdio'],
       auth: [...AUTH_MODES],
-      watchdogs: { startupMs: 20_000, runMs: 20_000 },
+      watchdogs: { startupMs: 30_000, runMs: 60_000 }, // bounds on stuck processes: every run here ends by itself
       parallelism: 8,
       // One positive and one negative row keep each client run short.
       scenarioIds: ['permission.allow', 'inject.deliver-at-unknown'],

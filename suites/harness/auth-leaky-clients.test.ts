@@ -74,7 +74,7 @@ beforeAll(async () => {
     pairings: CLIENTS.map((client) => ({ server: 'reference', client })),
     transports: ['http'],
     auth: [...CREDENTIALED_MODES],
-    watchdogs: { startupMs: 20_000, runMs: 20_000 },
+    watchdogs: { startupMs: 30_000, runMs: 60_000 }, // bounds on stuck processes: every run here ends by itself
     // Client runs wait on their listeners part of the time: more than one per core keeps the cores busy.
     parallelism: 4,
     // The probes' positive row and their negative row.

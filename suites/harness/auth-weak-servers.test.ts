@@ -73,7 +73,7 @@ beforeAll(async () => {
     ],
     transports: ['http'],
     auth: [...AUTH_MODES],
-    watchdogs: { startupMs: 20_000, runMs: 20_000 },
+    watchdogs: { startupMs: 30_000, runMs: 60_000 }, // bounds on stuck processes: every run here ends by itself
     parallelism: 8,
   });
   // The server probes only: the client probes (harness/families/auth/client-probes-suite.ts) have their own self-test.

@@ -24,7 +24,7 @@ import { groupRows } from './support/vitest-json-report.ts';
 /** Bound for the whole child vitest run (boot + globalSetup + every group + teardown). */
 const CHILD_TIMEOUT_MS = 150_000;
 // Generous for honest runs on a loaded 2-core machine (reference processes start through tsx).
-const WATCHDOGS = { startupMs: 15_000, runMs: 30_000 };
+const WATCHDOGS = { startupMs: 30_000, runMs: 30_000 };
 const BOTH = ['http', 'stdio'] as const;
 
 // In file order. The first notify row is what the source-altering client changes; three rows expect a

@@ -34,7 +34,7 @@ beforeAll(async () => {
   dirs = { dir, configFile: path.join(dir, 'config.json'), scenarioFile: '', lifecycleScenarioFile: '', catalogueScenarioFile: '', reportsDir: path.join(dir, 'reports'), pidDir: dir };
   writeFileSync(
     dirs.configFile,
-    JSON.stringify({ schemas: path.join(PROJECT_ROOT, 'schemas'), adapters: [referenceAdapter()], elicitation: { binding: 'inline' }, reports: dirs.reportsDir, watchdogs: { startupMs: 15_000, runMs: 30_000 } }),
+    JSON.stringify({ schemas: path.join(PROJECT_ROOT, 'schemas'), adapters: [referenceAdapter()], elicitation: { binding: 'inline' }, reports: dirs.reportsDir, watchdogs: { startupMs: 30_000, runMs: 30_000 } }),
   );
   const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   run = await runVitestChild(dirs, 'elicitation', CHILD_TIMEOUT_MS, { args: ['-t', `${escape(PAIR)} (?:${SELECTED.map(escape).join('|')})$`] });

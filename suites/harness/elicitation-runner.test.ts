@@ -63,7 +63,7 @@ async function receiverOf(adapter: LoadedAdapter, startupMs: number) {
 
 describe('receiver startup', () => {
   test('a receiver that floods stderr and closes stdout fails startup with the tail of its stderr, bounded, and is ended', async () => {
-    const start = await receiverOf(fixture('elicitation-runner-noisy-receiver'), 15_000);
+    const start = await receiverOf(fixture('elicitation-runner-noisy-receiver'), 30_000);
     expect(start.ok).toBe(false);
     if (start.ok) return;
     expect(start.error.startsWith(`${RECEIVER_LABELS.failed}: `)).toBe(true);
@@ -86,7 +86,7 @@ describe('receiver startup', () => {
     if (!resolved.ok) throw new Error(resolved.reason);
     const { dir, env, secrets } = pair([adapter]);
     const command = resolved.commands.receiver;
-    const start = await startReceiver({ argv: command.argv, cwd: command.cwd, env, schemaDir: SCHEMAS, principal: 'authenticated:go', dir, startupMs: 10_000, secrets });
+    const start = await startReceiver({ argv: command.argv, cwd: command.cwd, env, schemaDir: SCHEMAS, principal: 'authenticated:go', dir, startupMs: 30_000, secrets });
     expect(start.ok).toBe(false);
     if (start.ok) return;
     const seen = JSON.parse(start.error.slice(`${RECEIVER_LABELS.failed}: `.length)) as { argv: string[]; tokens: string[] };
@@ -158,7 +158,7 @@ describe('the same faults through a pair run', () => {
 
   test('a receiver startup failure fails every selected case of the pair with the startup label, charged to the receiver', { timeout: 60_000 }, async () => {
     const noisy = fixture('elicitation-runner-noisy-receiver');
-    const result = await runPair(noisy, noisy, ['form-decline', 'atomic/before-return'], { startupMs: 15_000, runMs: 30_000 });
+    const result = await runPair(noisy, noisy, ['form-decline', 'atomic/before-return'], { startupMs: 30_000, runMs: 30_000 });
     for (const id of ['form-decline', 'atomic/before-return']) {
       const row = result.rows.get(id)!;
       expect(row.verdict).toBe('failed');
@@ -218,7 +218,7 @@ describe.runIf(goAvailable)('the Go `go run` swap', () => {
     expect(prepared.commands.receiver.argv[0]!.startsWith(buildDir)).toBe(true);
     expect(prepared.commands.receiver.notes.some((note) => note.includes('go run'))).toBe(true);
     const { dir, env, secrets } = pair([adapter]);
-    const start = await startReceiver({ argv: prepared.commands.receiver.argv, cwd: prepared.commands.receiver.cwd, env, schemaDir: SCHEMAS, principal: 'authenticated:go', dir, startupMs: 10_000, secrets });
+    const start = await startReceiver({ argv: prepared.commands.receiver.argv, cwd: prepared.commands.receiver.cwd, env, schemaDir: SCHEMAS, principal: 'authenticated:go', dir, startupMs: 30_000, secrets });
     expect(start.ok).toBe(false);
     if (start.ok) return;
     expect(start.error).toContain(`executable=${prepared.commands.receiver.argv[0]} args=server ${SCHEMAS} authenticated:go`);

@@ -184,7 +184,7 @@ describe.skipIf(!hasGo)('the Go `go run` swap (needs the Go toolchain)', () => {
 });
 
 describe('a receiver endpoint line', () => {
-  async function receiver(script: string, timeoutMs = 10_000) {
+  async function receiver(script: string, timeoutMs = 30_000) {
     const stderrFile = path.join(tmp, 'stderr.log');
     const child = await launch({ command: [process.execPath, '-e', script], cwd: tmp, passStdout: true, stderrFile });
     try {
@@ -232,7 +232,7 @@ test('a plan reaches the child through its stdin file; its stdout and stderr sta
     stdinFile,
     stdoutFile,
     logFile,
-    runMs: 10_000,
+    runMs: 30_000,
     graceMs: 500,
   });
   expect(run.started && run.exit.code).toBe(0);

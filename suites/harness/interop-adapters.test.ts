@@ -22,7 +22,7 @@ import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, rem
 import { expectGroup } from './support/expect-group.ts';
 import { killRecorded, recordedPids, survivorsAfter } from './support/recorded-pids.ts';
 
-const WATCHDOGS = { startupMs: 15_000, runMs: 60_000 };
+const WATCHDOGS = { startupMs: 30_000, runMs: 60_000 };
 const CHILD_TIMEOUT_MS = 150_000;
 const GONE_MS = 5000;
 const ALL_MODES = ['none', 'bearer', 'oauth', 'mtls', 'workload'] as const;

@@ -26,7 +26,7 @@ import { groupRows } from './support/vitest-json-report.ts';
 /** Bound for the whole child vitest run (boot + globalSetup + the cases + teardown). */
 const CHILD_TIMEOUT_MS = 150_000;
 // Generous for honest runs on a loaded 2-core machine (reference processes start through tsx).
-const WATCHDOGS = { startupMs: 15_000, runMs: 30_000 };
+const WATCHDOGS = { startupMs: 30_000, runMs: 30_000 };
 const ROW = 'sender-isolation';
 
 type Case = 'http/bearer' | 'http/oauth' | 'http/workload' | 'http/mtls' | 'http/none' | 'stdio/none';

@@ -17,7 +17,7 @@ import { fixtureAdapter, prepareChildRun, referenceAdapter, removeChildRun, runV
 import { expectRows } from './support/expect-labelled-rows.ts';
 
 const CHILD_TIMEOUT_MS = 150_000;
-const WATCHDOGS = { startupMs: 15_000, runMs: 30_000 };
+const WATCHDOGS = { startupMs: 30_000, runMs: 30_000 };
 const canonicalFile = canonicalInteropFile('lifecycle-scenarios.json');
 
 const chainRowsOf = (file: string) => loadLifecycleScenarioFileSync(file).scenarios.filter((row) => row.chain !== undefined);

@@ -22,7 +22,7 @@ const CHILD_TIMEOUT_MS = 150_000;
 /** Only the matrix rows (`<server>→<client> …`): the receiver probes are not what these runs test. */
 const MATRIX_ROWS_ONLY = ['-t', '→'];
 // Generous for honest runs on a loaded 2-core machine (reference processes start through tsx).
-const WATCHDOGS = { startupMs: 15_000, runMs: 30_000 };
+const WATCHDOGS = { startupMs: 30_000, runMs: 30_000 };
 
 /** Each describe's child run, by describe title: started together, awaited by their own describe. */
 const starters = new Map<string, () => Promise<CompletedRun>>();
@@ -236,7 +236,7 @@ describe(RUNNER, () => {
   // their own before it: a plain node script took over 5 s to start and exit on a loaded CI machine
   // (two test files at once, nine runs here), so 5 s charged a watchdog to a fake that never hung.
   // The file's other runs take about as long, so the longer watchdog costs little wall.
-  const watchdogs = { startupMs: 15_000, runMs: 20_000 };
+  const watchdogs = { startupMs: 30_000, runMs: 20_000 };
   // Every client here is a fake that never talks to its receiver, so a cheap stand-in plays the
   // receiver over HTTP (fake-server.mjs idle); nothing in this run starts an SDK process.
   const run = lifecycleRun(

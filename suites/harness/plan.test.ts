@@ -161,7 +161,7 @@ describe('adapter.json `auth` (our documented extension)', () => {
 // ---- end to end: a real child `core` run -----------------------------------------------------------
 
 /** Bound for the child vitest run: boot, three servers (one with bearer), four client runs, teardown. */
-const CHILD_TIMEOUT_MS = 50_000;
+const CHILD_TIMEOUT_MS = 150_000;
 const MATRIX_REPORTER = './harness/reporters/matrix-reporter.ts';
 
 describe('an unsupported mode in a real core run (reference + an adapter declaring only "none", http × none/bearer)', () => {
@@ -184,7 +184,7 @@ describe('an unsupported mode in a real core run (reference + an adapter declari
       ],
       transports: ['http'],
       auth: ['none', 'bearer'],
-      watchdogs: { startupMs: 15_000, runMs: 20_000 },
+      watchdogs: { startupMs: 30_000, runMs: 60_000 }, // bounds on stuck processes: every run here ends by itself
       parallelism: 2,
     });
     const run = await runVitestChild(dirs, 'core', CHILD_TIMEOUT_MS, { reporters: [MATRIX_REPORTER] });

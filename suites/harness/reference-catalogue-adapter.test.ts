@@ -215,7 +215,7 @@ describe('the catalogue HTTP receiver on the raw wire (bearer event auth)', () =
     const config = path.join(dir, 'server.json');
     writePrivateJson(config, { suite: 'catalogue', transport: 'http', readinessFile, scenarioFile: rows, auth: { mode: 'bearer', token: TOKEN }, uploadAuth: { token: UPLOAD_TOKEN } });
     ready = await waitReadiness(readinessFile, launchReference(REFERENCE_ADAPTER.lifecycleServer, config, { timeoutMs: 0 }));
-  }, STARTUP_MS);
+  }, STARTUP_MS + 15_000); // past the start's own bound, so its clearer error is the one seen
 
   afterAll(async () => {
     await killLaunched();

@@ -317,7 +317,7 @@ describe("the HTTP receiver answers the runner's raw probes (§9) and refuses ba
     writePrivateJson(config, { suite: 'lifecycle', transport: 'http', readinessFile, scenarioFile: rowsFile, auth: { mode: 'none' }, uploadAuth: { token: UPLOAD_TOKEN } });
     server = launchReference(REFERENCE_ADAPTER.lifecycleServer, config, { timeoutMs: 0 });
     ready = await waitReadiness(readinessFile, server);
-  }, STARTUP_MS);
+  }, STARTUP_MS + 15_000); // past the start's own bound, so its clearer error is the one seen
 
   afterAll(async () => {
     await killLaunched();
