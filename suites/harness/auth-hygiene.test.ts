@@ -24,7 +24,7 @@ import { STATIC_SECRETS } from '../../harness/auth/constants.ts';
 import { describeHits, scanFiles, scanText, secretKind } from '../../harness/families/auth/probes-secret-scan.ts';
 import { SECRETS_FILE_ENV } from '../../harness/auth/run-trust.ts';
 import { AUTH_MODES } from '../../harness/config/define-config.ts';
-import { fixtureAdapter, prepareChildRun, removeChildRun, runVitestChild, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
+import { fixtureAdapter, prepareChildRun, removeChildRun, runVitestChild, type ChildRun, type ChildRunDirs, HONEST_WATCHDOGS } from './support/child-vitest-run.ts';
 
 const CHILD_TIMEOUT_MS = 180_000;
 const MATRIX_REPORTER = './harness/reporters/matrix-reporter.ts';
@@ -59,7 +59,7 @@ describe('credential hygiene of a whole auth matrix run', () => {
       ],
       transports: ['http', 'stdio'],
       auth: [...AUTH_MODES],
-      watchdogs: { startupMs: 30_000, runMs: 60_000 }, // bounds on stuck processes: every run here ends by itself
+      watchdogs: { ...HONEST_WATCHDOGS, runMs: 60_000 },
       parallelism: 8,
       // One positive and one negative row keep each client run short.
       scenarioIds: ['permission.allow', 'inject.deliver-at-unknown'],

@@ -21,7 +21,7 @@ import { CLIENT_PROBE_TEST, clientProbeCases, CREDENTIALED_MODES } from '../../h
 import { STATIC_SECRETS } from '../../harness/auth/constants.ts';
 import { describeHits, scanFiles, scanText } from '../../harness/families/auth/probes-secret-scan.ts';
 import { SECRETS_FILE_ENV } from '../../harness/auth/run-trust.ts';
-import { fixtureAdapter, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
+import { fixtureAdapter, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, type ChildRun, type ChildRunDirs, HONEST_WATCHDOGS } from './support/child-vitest-run.ts';
 import type { JsonAssertion } from './support/vitest-json-report.ts';
 
 const CHILD_TIMEOUT_MS = 150_000;
@@ -74,7 +74,7 @@ beforeAll(async () => {
     pairings: CLIENTS.map((client) => ({ server: 'reference', client })),
     transports: ['http'],
     auth: [...CREDENTIALED_MODES],
-    watchdogs: { startupMs: 30_000, runMs: 60_000 }, // bounds on stuck processes: every run here ends by itself
+    watchdogs: { ...HONEST_WATCHDOGS, runMs: 60_000 },
     // Client runs wait on their listeners part of the time: more than one per core keeps the cores busy.
     parallelism: 4,
     // The probes' positive row and their negative row.

@@ -20,15 +20,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { PROBE_ENDPOINTS, probeCases } from '../../harness/families/auth/probes.ts';
 import { AUTH_MODES } from '../../harness/config/define-config.ts';
-import {
-  fixtureAdapter,
-  prepareChildRun,
-  referenceAdapter,
-  removeChildRun,
-  runVitestChild,
-  type ChildRun,
-  type ChildRunDirs,
-} from './support/child-vitest-run.ts';
+import { fixtureAdapter, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, type ChildRun, type ChildRunDirs, HONEST_WATCHDOGS } from './support/child-vitest-run.ts';
 import type { JsonAssertion } from './support/vitest-json-report.ts';
 
 const CHILD_TIMEOUT_MS = 150_000;
@@ -73,7 +65,7 @@ beforeAll(async () => {
     ],
     transports: ['http'],
     auth: [...AUTH_MODES],
-    watchdogs: { startupMs: 30_000, runMs: 60_000 }, // bounds on stuck processes: every run here ends by itself
+    watchdogs: { ...HONEST_WATCHDOGS, runMs: 60_000 },
     parallelism: 8,
   });
   // The server probes only: the client probes (harness/families/auth/client-probes-suite.ts) have their own self-test.

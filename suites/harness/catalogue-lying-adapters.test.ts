@@ -16,15 +16,14 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { fixtureAdapter, referenceAdapter, removeChildRun } from './support/child-vitest-run.ts';
+import { fixtureAdapter, referenceAdapter, removeChildRun, HONEST_WATCHDOGS } from './support/child-vitest-run.ts';
 import { completeChildRun, expectClean, GONE_MS, type CompletedRun } from './support/completed-child-run.ts';
 import { allRows, expectRows, type Failing } from './support/expect-labelled-rows.ts';
 import { groupRows } from './support/vitest-json-report.ts';
 
 /** Bound for the whole child vitest run (boot + globalSetup + every group + teardown). */
 const CHILD_TIMEOUT_MS = 150_000;
-// Generous for honest runs on a loaded 2-core machine (reference processes start through tsx).
-const WATCHDOGS = { startupMs: 30_000, runMs: 30_000 };
+const WATCHDOGS = HONEST_WATCHDOGS;
 const BOTH = ['http', 'stdio'] as const;
 
 // In file order. The first notify row is what the source-altering client changes; three rows expect a

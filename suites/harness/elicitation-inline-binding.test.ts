@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
 import type { ElicitationCaseFile } from '../../harness/families/elicitation/case-types.ts';
-import { PROJECT_ROOT, referenceAdapter, runVitestChild, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
+import { PROJECT_ROOT, referenceAdapter, runVitestChild, type ChildRun, type ChildRunDirs, HONEST_WATCHDOGS } from './support/child-vitest-run.ts';
 
 const CHILD_TIMEOUT_MS = 120_000;
 const PAIR = 'reference→reference http/bearer';
@@ -34,7 +34,7 @@ beforeAll(async () => {
   dirs = { dir, configFile: path.join(dir, 'config.json'), scenarioFile: '', lifecycleScenarioFile: '', catalogueScenarioFile: '', reportsDir: path.join(dir, 'reports'), pidDir: dir };
   writeFileSync(
     dirs.configFile,
-    JSON.stringify({ schemas: path.join(PROJECT_ROOT, 'schemas'), adapters: [referenceAdapter()], elicitation: { binding: 'inline' }, reports: dirs.reportsDir, watchdogs: { startupMs: 30_000, runMs: 30_000 } }),
+    JSON.stringify({ schemas: path.join(PROJECT_ROOT, 'schemas'), adapters: [referenceAdapter()], elicitation: { binding: 'inline' }, reports: dirs.reportsDir, watchdogs: HONEST_WATCHDOGS }),
   );
   const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   run = await runVitestChild(dirs, 'elicitation', CHILD_TIMEOUT_MS, { args: ['-t', `${escape(PAIR)} (?:${SELECTED.map(escape).join('|')})$`] });

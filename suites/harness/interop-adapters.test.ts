@@ -18,11 +18,11 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, SELFTEST_SCENARIO_IDS, type ChildConfig, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
+import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, SELFTEST_SCENARIO_IDS, type ChildConfig, type ChildRun, type ChildRunDirs, HONEST_WATCHDOGS } from './support/child-vitest-run.ts';
 import { expectGroup } from './support/expect-group.ts';
 import { killRecorded, recordedPids, survivorsAfter } from './support/recorded-pids.ts';
 
-const WATCHDOGS = { startupMs: 30_000, runMs: 60_000 };
+const WATCHDOGS = { ...HONEST_WATCHDOGS, runMs: 60_000 };
 const CHILD_TIMEOUT_MS = 150_000;
 const GONE_MS = 5000;
 const ALL_MODES = ['none', 'bearer', 'oauth', 'mtls', 'workload'] as const;

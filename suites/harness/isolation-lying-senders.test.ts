@@ -19,14 +19,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { STATIC_BEARER, UPLOAD_TOKEN } from '../../harness/auth/constants.ts';
 import { LABELS } from '../../harness/families/isolation/verify-isolation.ts';
 import { ISOLATION_CASES } from '../../harness/families/isolation/isolation-cases.ts';
-import { fixtureAdapter, referenceAdapter, removeChildRun } from './support/child-vitest-run.ts';
+import { fixtureAdapter, referenceAdapter, removeChildRun, HONEST_WATCHDOGS } from './support/child-vitest-run.ts';
 import { completeChildRun, expectClean, GONE_MS, type CompletedRun } from './support/completed-child-run.ts';
 import { groupRows } from './support/vitest-json-report.ts';
 
 /** Bound for the whole child vitest run (boot + globalSetup + the cases + teardown). */
 const CHILD_TIMEOUT_MS = 150_000;
-// Generous for honest runs on a loaded 2-core machine (reference processes start through tsx).
-const WATCHDOGS = { startupMs: 30_000, runMs: 30_000 };
+const WATCHDOGS = HONEST_WATCHDOGS;
 const ROW = 'sender-isolation';
 
 type Case = 'http/bearer' | 'http/oauth' | 'http/workload' | 'http/mtls' | 'http/none' | 'stdio/none';

@@ -13,11 +13,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadLifecycleScenarioFileSync } from '../../harness/families/lifecycle/load-lifecycle-scenarios.ts';
 import { canonicalInteropCandidate, canonicalInteropFile } from '../../harness/protocol/canonical-interop.ts';
 import { PROJECT_ROOT } from '../../harness/protocol/load-validators.ts';
-import { fixtureAdapter, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, type ChildRun, type ChildRunDirs } from './support/child-vitest-run.ts';
+import { fixtureAdapter, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, type ChildRun, type ChildRunDirs, HONEST_WATCHDOGS } from './support/child-vitest-run.ts';
 import { expectRows } from './support/expect-labelled-rows.ts';
 
 const CHILD_TIMEOUT_MS = 150_000;
-const WATCHDOGS = { startupMs: 30_000, runMs: 30_000 };
+const WATCHDOGS = HONEST_WATCHDOGS;
 const canonicalFile = canonicalInteropFile('lifecycle-scenarios.json');
 
 const chainRowsOf = (file: string) => loadLifecycleScenarioFileSync(file).scenarios.filter((row) => row.chain !== undefined);

@@ -12,7 +12,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { fixtureAdapter, referenceAdapter, removeChildRun, type ChildConfig, type ChildRunOptions } from './support/child-vitest-run.ts';
+import { fixtureAdapter, referenceAdapter, removeChildRun, type ChildConfig, type ChildRunOptions, HONEST_WATCHDOGS } from './support/child-vitest-run.ts';
 import { completeChildRun, expectClean, GONE_MS, type CompletedRun } from './support/completed-child-run.ts';
 import { allRows, expectRows, type Failing } from './support/expect-labelled-rows.ts';
 import { groupRows } from './support/vitest-json-report.ts';
@@ -21,8 +21,7 @@ import { groupRows } from './support/vitest-json-report.ts';
 const CHILD_TIMEOUT_MS = 150_000;
 /** Only the matrix rows (`<server>→<client> …`): the receiver probes are not what these runs test. */
 const MATRIX_ROWS_ONLY = ['-t', '→'];
-// Generous for honest runs on a loaded 2-core machine (reference processes start through tsx).
-const WATCHDOGS = { startupMs: 30_000, runMs: 30_000 };
+const WATCHDOGS = HONEST_WATCHDOGS;
 
 /** Each describe's child run, by describe title: started together, awaited by their own describe. */
 const starters = new Map<string, () => Promise<CompletedRun>>();

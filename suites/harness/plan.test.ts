@@ -14,7 +14,7 @@ import type { LoadedAdapter } from '../../harness/adapters/types.ts';
 import { AUTH_MODES, type AuthMode } from '../../harness/config/define-config.ts';
 import { httpServersNeeded, isRunnable, notRunReason, planMatrix, unsupportedReason } from '../../harness/runs/plan.ts';
 import { resolvedConfig } from './support/resolved-config.ts';
-import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, SELFTEST_SCENARIO_IDS, type ChildRunDirs } from './support/child-vitest-run.ts';
+import { fixtureAdapter, leftoverRunDirs, prepareChildRun, referenceAdapter, removeChildRun, runVitestChild, SELFTEST_SCENARIO_IDS, type ChildRunDirs, HONEST_WATCHDOGS } from './support/child-vitest-run.ts';
 import { killRecorded, recordedPids, survivorsAfter } from './support/recorded-pids.ts';
 import { groupRows, type JsonAssertion } from './support/vitest-json-report.ts';
 
@@ -184,7 +184,7 @@ describe('an unsupported mode in a real core run (reference + an adapter declari
       ],
       transports: ['http'],
       auth: ['none', 'bearer'],
-      watchdogs: { startupMs: 30_000, runMs: 60_000 }, // bounds on stuck processes: every run here ends by itself
+      watchdogs: { ...HONEST_WATCHDOGS, runMs: 60_000 },
       parallelism: 2,
     });
     const run = await runVitestChild(dirs, 'core', CHILD_TIMEOUT_MS, { reporters: [MATRIX_REPORTER] });

@@ -20,6 +20,13 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const VITEST_CLI = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
 
 /** Six core rows: allow, deny-with-return (discarded), allow-with-return, ask, schema- and capability-invalid. */
+/**
+ * Watchdogs for a child run in which every process ends by itself: bounds on a stuck process, never
+ * speed checks, sized for a loaded 2-core CI machine (reference processes start through tsx, and a
+ * plain node start has taken over 5 s there). A case whose point is a watchdog firing sets its own.
+ */
+export const HONEST_WATCHDOGS = { startupMs: 30_000, runMs: 30_000 } as const;
+
 export const SELFTEST_SCENARIO_IDS = [
   'permission.allow',
   'permission.deny-discards-candidate',
